@@ -1,0 +1,46 @@
+//! Players for 2048, behind one [`Player`] trait.
+//!
+//! A player looks at a [`Board`] and, within [`SearchLimits`], returns a
+//! [`SearchResult`]: the move it picks, its value, and what the search cost. Players are
+//! created by name with [`create_player`] from a [`PlayerSpec`], so every front end
+//! (`ai2048 watch`, `bench`, `engine`) offers the same players with the same options.
+//!
+//! ```
+//! use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
+//! use ai2048_engine::Board;
+//!
+//! let spec: PlayerSpec = "greedy".parse()?;
+//! let mut player = create_player(&spec, 1)?;
+//! let board: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+//! let result = player.search(board, &SearchLimits::default());
+//! assert!(result.dir.is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod eval;
+mod limits;
+mod registry;
+pub mod search;
+
+pub use limits::{SearchLimits, SearchResult};
+pub use registry::{create_player, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS};
+
+use ai2048_engine::Board;
+
+/// Something that picks moves.
+///
+/// Players may keep state between moves (a transposition table, a random generator),
+/// so [`Player::search`] takes `&mut self`; they must be [`Send`] so a benchmark can
+/// run one per thread. All their randomness comes from a seed given at creation.
+pub trait Player: Send {
+    /// The player's name, as [`create_player`] knows it.
+    fn name(&self) -> &str;
+
+    /// Picks a move for `board` within `limits`. `dir` is `None` only when no move
+    /// is legal.
+    fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult;
+
+    /// Forgets what was learned in the game so far, before a new game.
+    fn new_game(&mut self) {}
+}

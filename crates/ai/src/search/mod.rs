@@ -1,0 +1,7 @@
+//! The players: [`RandomPlayer`] and [`GreedyPlayer`].
+
+mod greedy;
+mod random;
+
+pub use greedy::GreedyPlayer;
+pub use random::RandomPlayer;

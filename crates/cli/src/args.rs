@@ -1,0 +1,181 @@
+//! The command line, as clap definitions. Validation into library types happens here
+//! too, in one place, so the commands receive only values that make sense.
+#![allow(missing_docs)] // clap turns doc comments into help; flattened groups need none.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ai2048_ai::{PlayerSpec, SearchLimits, DEFAULT_PLAYER};
+use ai2048_engine::Rules;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+/// The 2048 engine and AI: watch the AI play, play yourself, benchmark players, or
+/// serve the engine to other programs.
+#[derive(Debug, Parser)]
+#[command(name = "ai2048", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; `watch` when left out.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The AI plays one game in the terminal (the default).
+    Watch(WatchArgs),
+    /// Play a game yourself with the arrow keys, WASD or hjkl.
+    Play(PlayArgs),
+    /// Play many games and report statistics.
+    Bench(BenchArgs),
+    /// Answer JSON requests, one per line, on stdin (for other programs and graders).
+    Engine(EngineArgs),
+    /// Check a saved replay and print its final board.
+    Replay(ReplayArgs),
+}
+
+/// The rules of the game, for every command that plays games.
+#[derive(Debug, Clone, Args)]
+pub struct RulesArgs {
+    /// Tiles on a new board: 2 in the original game, 1 in the seeds' Rust lab.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub start_tiles: u8,
+    /// The probability that a spawned tile is a 4.
+    #[arg(long = "p4", default_value_t = 0.1, value_name = "P")]
+    pub four_probability: f64,
+    /// A move that changes nothing still spawns a tile (as the UCSB grader does).
+    #[arg(long)]
+    pub illegal_move_spawns: bool,
+}
+
+impl RulesArgs {
+    /// The validated rules.
+    pub fn rules(&self) -> Result<Rules> {
+        let rules = Rules {
+            start_tiles: self.start_tiles,
+            four_probability: self.four_probability,
+            illegal_move_spawns: self.illegal_move_spawns,
+        };
+        rules.validate().context("invalid rules")?;
+        Ok(rules)
+    }
+}
+
+/// Which AI plays, with its options and limits.
+#[derive(Debug, Clone, Args)]
+pub struct AiArgs {
+    /// The player: random or greedy (`NAME:KEY=VALUE,...` sets its options).
+    #[arg(long, default_value = DEFAULT_PLAYER, value_name = "NAME")]
+    pub ai: String,
+    /// An option of the player, as KEY=VALUE (repeatable).
+    #[arg(long = "ai-opt", value_name = "KEY=VALUE")]
+    pub ai_opts: Vec<String>,
+    /// Search depth in moves (players that search).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Time per move in milliseconds (players that search).
+    #[arg(long, value_name = "MS")]
+    pub time_ms: Option<u64>,
+}
+
+impl AiArgs {
+    /// The validated player spec.
+    pub fn spec(&self) -> Result<PlayerSpec> {
+        let mut spec: PlayerSpec = self.ai.parse()?;
+        for opt in &self.ai_opts {
+            spec.push_option(opt)?;
+        }
+        // Fail early, with the player's own message, on an unknown name or option.
+        ai2048_ai::create_player(&spec, 0)?;
+        Ok(spec)
+    }
+
+    /// The validated search limits.
+    pub fn limits(&self) -> Result<SearchLimits> {
+        if self.depth == Some(0) {
+            bail!("--depth must be at least 1");
+        }
+        Ok(SearchLimits {
+            depth: self.depth,
+            time: self.time_ms.map(Duration::from_millis),
+            nodes: None,
+        })
+    }
+}
+
+/// `ai2048 watch`.
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub ai: AiArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The game's seed; random when left out (it is printed, so the game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Milliseconds to pause after each move, so a person can follow.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub delay_ms: u64,
+    /// Print every board as plain text instead of redrawing the screen.
+    #[arg(long)]
+    pub plain: bool,
+    /// Save the finished game as a replay to this file.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+/// `ai2048 play`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The game's seed; random when left out.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Save the finished game as a replay to this file.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+/// `ai2048 bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub ai: AiArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// How many games to play.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub num_games: u64,
+    /// Seconds per game: a game that runs out stops there and counts with what it reached.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// The seed of the run: game i plays seed derive(S, i), whatever the number of jobs.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Games played at once, one per thread (default: all cores).
+    #[arg(long, short = 'j', value_name = "J")]
+    pub jobs: Option<usize>,
+    /// Write the statistics and every game's record to this JSON file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `ai2048 engine`.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// The player for `best` requests that name none.
+    #[arg(long, default_value = DEFAULT_PLAYER, value_name = "NAME")]
+    pub ai: String,
+}
+
+/// `ai2048 replay`.
+#[derive(Debug, Clone, Args)]
+pub struct ReplayArgs {
+    /// The replay file, as written by `watch --save` or `play --save`.
+    pub file: PathBuf,
+}

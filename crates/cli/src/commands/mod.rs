@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod engine;
+pub mod play;
+pub mod replay;
+pub mod watch;

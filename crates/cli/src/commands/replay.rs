@@ -1,0 +1,28 @@
+//! `ai2048 replay`: check a saved game.
+
+use anyhow::{Context, Result};
+
+use ai2048_engine::Replay;
+
+use crate::args::ReplayArgs;
+
+/// Reads the replay, replays it from its seed, and prints the outcome.
+pub fn run(args: &ReplayArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let replay: Replay = text
+        .parse()
+        .with_context(|| format!("{} is not a valid replay", args.file.display()))?;
+    let game = replay
+        .verify()
+        .with_context(|| format!("{} does not replay", args.file.display()))?;
+    print!("{}", game.board());
+    println!(
+        "verified: seed {}, {} moves, score {}, max tile {}",
+        game.seed(),
+        game.moves(),
+        game.score(),
+        game.max_tile()
+    );
+    Ok(())
+}

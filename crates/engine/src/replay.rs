@@ -1,0 +1,272 @@
+//! Saved games: seed, rules, moves and spawns, in a small text format that replays
+//! and verifies itself.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::{Board, Dir, Game, Rules, Spawn};
+
+/// The record of a game. Its text form (see [`Replay::to_string`] and
+/// [`Replay::from_str`]) looks like this:
+///
+/// ```text
+/// ai2048-replay 1
+/// seed 42
+/// rules start_tiles=2 four_probability=0.1 illegal_move_spawns=false
+/// start 5:2 12:2
+/// L 3:2
+/// U 15:4
+/// end score=8 board=1000200000000000
+/// ```
+///
+/// Each turn line holds a direction letter and the spawn that followed it, as
+/// `cell:tile` (`-` for none). [`Replay::verify`] replays the game from its seed and
+/// checks every spawn, the score and the final board.
+///
+/// ```
+/// use ai2048_engine::{Dir, Game, Replay, Rules};
+/// let mut game = Game::new(7, Rules::default())?;
+/// for dir in [Dir::Left, Dir::Up, Dir::Right, Dir::Down] {
+///     let _ = game.try_play(dir);
+/// }
+/// let text = game.replay().to_string();
+/// let replay: Replay = text.parse()?;
+/// assert_eq!(replay.verify()?.board(), game.board());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// The seed of the game.
+    pub seed: u64,
+    /// Its rules.
+    pub rules: Rules,
+    /// The starting tiles.
+    pub start: Vec<Spawn>,
+    /// Every turn: the direction and the spawn that followed it.
+    pub turns: Vec<(Dir, Option<Spawn>)>,
+    /// The final score.
+    pub score: u64,
+    /// The final board.
+    pub board: Board,
+}
+
+/// Why a replay does not hold: a line that does not parse, or a game that does not
+/// replay to what was recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The line of the text (from 1) or the turn (from 1) where it went wrong; 0 for
+    /// the whole file.
+    pub at: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "at {}: {}", self.at, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+fn err(at: usize, message: impl Into<String>) -> ReplayError {
+    ReplayError {
+        at,
+        message: message.into(),
+    }
+}
+
+const MAGIC: &str = "ai2048-replay 1";
+
+impl Replay {
+    /// Replays the game from its seed and checks that every spawn, the score and the
+    /// final board are what the replay says. Returns the replayed game.
+    ///
+    /// # Errors
+    ///
+    /// Names the first turn (counted from 1) that differs, or turn 0 for the start.
+    pub fn verify(&self) -> Result<Game, ReplayError> {
+        let mut game = Game::new(self.seed, self.rules).map_err(|e| err(0, e.to_string()))?;
+        if game.start_spawns() != self.start.as_slice() {
+            return Err(err(0, "the starting tiles are not those the seed gives"));
+        }
+        for (i, &(dir, spawn)) in self.turns.iter().enumerate() {
+            let turn = game
+                .try_play(dir)
+                .map_err(|e| err(i + 1, format!("turn {}: {e}", i + 1)))?;
+            if turn.spawn != spawn {
+                return Err(err(
+                    i + 1,
+                    format!(
+                        "turn {}: spawn {} recorded, the seed gives {}",
+                        i + 1,
+                        spawn_text(spawn),
+                        spawn_text(turn.spawn)
+                    ),
+                ));
+            }
+        }
+        if game.score() != self.score {
+            return Err(err(
+                0,
+                format!(
+                    "final score {} recorded, replay gives {}",
+                    self.score,
+                    game.score()
+                ),
+            ));
+        }
+        if game.board() != self.board {
+            return Err(err(
+                0,
+                format!(
+                    "final board {} recorded, replay gives {}",
+                    self.board.to_hex(),
+                    game.board().to_hex()
+                ),
+            ));
+        }
+        Ok(game)
+    }
+}
+
+fn spawn_text(spawn: Option<Spawn>) -> String {
+    match spawn {
+        Some(s) => format!("{}:{}", s.cell, s.tile()),
+        None => "-".to_owned(),
+    }
+}
+
+fn parse_spawn(text: &str, line: usize) -> Result<Option<Spawn>, ReplayError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let bad = || {
+        err(
+            line,
+            format!("{text:?} is not a spawn (cell:tile, like 5:2)"),
+        )
+    };
+    let (cell, tile) = text.split_once(':').ok_or_else(bad)?;
+    let cell: u8 = cell.parse().map_err(|_| bad())?;
+    let exponent = match tile {
+        "2" => 1,
+        "4" => 2,
+        _ => return Err(bad()),
+    };
+    if cell >= 16 {
+        return Err(bad());
+    }
+    Ok(Some(Spawn { cell, exponent }))
+}
+
+impl fmt::Display for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{MAGIC}")?;
+        writeln!(f, "seed {}", self.seed)?;
+        writeln!(
+            f,
+            "rules start_tiles={} four_probability={} illegal_move_spawns={}",
+            self.rules.start_tiles, self.rules.four_probability, self.rules.illegal_move_spawns
+        )?;
+        write!(f, "start")?;
+        for &s in &self.start {
+            write!(f, " {}", spawn_text(Some(s)))?;
+        }
+        writeln!(f)?;
+        for &(dir, spawn) in &self.turns {
+            writeln!(f, "{} {}", dir.letter(), spawn_text(spawn))?;
+        }
+        writeln!(f, "end score={} board={}", self.score, self.board.to_hex())
+    }
+}
+
+fn field<'a>(line: &'a str, key: &str, at: usize) -> Result<&'a str, ReplayError> {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+        .ok_or_else(|| err(at, format!("missing {key}=")))
+}
+
+impl FromStr for Replay {
+    type Err = ReplayError;
+
+    /// Reads the text form. Errors name the line, counted from 1.
+    fn from_str(text: &str) -> Result<Replay, ReplayError> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty());
+        let mut next = |what: &str| {
+            lines
+                .next()
+                .ok_or_else(|| err(0, format!("missing {what} line")))
+        };
+        let (at, magic) = next("first")?;
+        if magic != MAGIC {
+            return Err(err(at, format!("expected {MAGIC:?}, not a replay")));
+        }
+        let (at, seed) = next("seed")?;
+        let seed = seed
+            .strip_prefix("seed ")
+            .and_then(|s| s.trim().parse().ok())
+            .ok_or_else(|| err(at, "expected `seed N`"))?;
+        let (at, rules_line) = next("rules")?;
+        if !rules_line.starts_with("rules") {
+            return Err(err(at, "expected `rules ...`"));
+        }
+        let rules = Rules {
+            start_tiles: field(rules_line, "start_tiles", at)?
+                .parse()
+                .map_err(|_| err(at, "start_tiles is not a number"))?,
+            four_probability: field(rules_line, "four_probability", at)?
+                .parse()
+                .map_err(|_| err(at, "four_probability is not a number"))?,
+            illegal_move_spawns: field(rules_line, "illegal_move_spawns", at)?
+                .parse()
+                .map_err(|_| err(at, "illegal_move_spawns is not true or false"))?,
+        };
+        rules.validate().map_err(|e| err(at, e.to_string()))?;
+        let (at, start_line) = next("start")?;
+        let start = start_line
+            .strip_prefix("start")
+            .ok_or_else(|| err(at, "expected `start cell:tile ...`"))?
+            .split_whitespace()
+            .map(|w| parse_spawn(w, at)?.ok_or_else(|| err(at, "a start tile cannot be -")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut turns = Vec::new();
+        for (at, line) in lines {
+            if let Some(rest) = line.strip_prefix("end") {
+                let score = field(rest, "score", at)?
+                    .parse()
+                    .map_err(|_| err(at, "score is not a number"))?;
+                let board = field(rest, "board", at)?
+                    .parse()
+                    .map_err(|e| err(at, format!("board: {e}")))?;
+                return Ok(Replay {
+                    seed,
+                    rules,
+                    start,
+                    turns,
+                    score,
+                    board,
+                });
+            }
+            let mut words = line.split_whitespace();
+            let dir = words
+                .next()
+                .and_then(|w| w.parse::<Dir>().ok())
+                .ok_or_else(|| err(at, format!("{line:?} is not a turn (like `L 5:2`)")))?;
+            let spawn = parse_spawn(words.next().unwrap_or(""), at)?;
+            if words.next().is_some() {
+                return Err(err(at, format!("{line:?} has extra words")));
+            }
+            turns.push((dir, spawn));
+        }
+        Err(err(0, "missing `end` line: the replay is cut short"))
+    }
+}
