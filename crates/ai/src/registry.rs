@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::search::{GreedyPlayer, RandomPlayer};
+use crate::search::{Expectimax, ExpectimaxConfig, GreedyPlayer, RandomPlayer};
 use crate::Player;
 
 /// A player's name and options, as a user writes them: `greedy`, or
@@ -117,6 +117,16 @@ pub struct PlayerInfo {
 /// Every player, the default first.
 pub const PLAYERS: &[PlayerInfo] = &[
     PlayerInfo {
+        name: "expectimax",
+        about: "expectimax over every spawn, with a transposition table and pruning",
+        options: &[
+            ("depth", "chance layers below the root move (default: from the board)"),
+            ("prune", "skip chance branches less likely than this (default 0.0001; 0 = off)"),
+            ("tt-mb", "transposition table size in MiB (default 64; 0 = off)"),
+            ("p4", "the probability of a 4 the search assumes (default 0.1)"),
+        ],
+    },
+    PlayerInfo {
         name: "greedy",
         about: "the best move after one ply on a simple evaluation",
         options: &[],
@@ -129,7 +139,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
 ];
 
 /// The name of the default player.
-pub const DEFAULT_PLAYER: &str = "greedy";
+pub const DEFAULT_PLAYER: &str = "expectimax";
 
 /// Creates the player `spec` names, drawing any randomness from `seed`.
 ///
@@ -174,6 +184,51 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
     Ok(match info.name {
         "random" => Box::new(RandomPlayer::new(seed)),
         "greedy" => Box::new(GreedyPlayer::default()),
+        "expectimax" => Box::new(Expectimax::new(expectimax_config(spec)?)),
         other => unreachable!("player {other} listed but not built"),
     })
+}
+
+/// Reads option `key` of `spec` as a `T`, or `None` when absent.
+fn parse_option<T: FromStr>(spec: &PlayerSpec, key: &str, what: &str) -> Result<Option<T>, PlayerError> {
+    spec.option(key)
+        .map(|v| {
+            v.parse().map_err(|_| {
+                PlayerError(format!(
+                    "player {} option {key}: {v:?} is not {what}",
+                    spec.name
+                ))
+            })
+        })
+        .transpose()
+}
+
+fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, PlayerError> {
+    let mut config = ExpectimaxConfig::default();
+    let bad = |msg: String| PlayerError(format!("player {} option {msg}", spec.name));
+    if let Some(depth) = parse_option::<u32>(spec, "depth", "a depth (0 to 20)")? {
+        if depth > 20 {
+            return Err(bad(format!("depth: {depth} is above 20")));
+        }
+        config.depth = Some(depth);
+    }
+    if let Some(p) = parse_option::<f32>(spec, "prune", "a probability")? {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(bad(format!("prune: {p} is not from 0 to 1")));
+        }
+        config.min_probability = p;
+    }
+    if let Some(mb) = parse_option::<usize>(spec, "tt-mb", "a size in MiB")? {
+        if mb > 16 * 1024 {
+            return Err(bad(format!("tt-mb: {mb} is above 16384")));
+        }
+        config.tt_slots = mb * (1 << 20) / 16;
+    }
+    if let Some(p) = parse_option::<f32>(spec, "p4", "a probability")? {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(bad(format!("p4: {p} is not from 0 to 1")));
+        }
+        config.four_probability = p;
+    }
+    Ok(config)
 }

@@ -1,1 +1,49 @@
-//! tmp
+//! Plays many seeded 2048 games in parallel and reports what course leaderboards
+//! report: mean and median score, speed, timeouts, and the share of games reaching
+//! each tile from 512 up, with its 95% confidence interval.
+//!
+//! - [`BenchConfig`] and [`run_bench`]: play the games on threads, stoppable at any
+//!   time without losing the finished ones; [`play_game`] plays one.
+//! - [`GameRecord`]: what one game came to.
+//! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
+//!   [`reach_table`] are its parts.
+//! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
+//!
+//! Game `i` of a run from seed `s` is played from seed `derive_seed(s, i)`, by a
+//! player created from that seed too, so a run's results do not depend on the number
+//! of threads.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use ai2048_bench::{format_summary, run_bench, BenchConfig, Summary};
+//!
+//! let config = BenchConfig { games: 20, jobs: 2, ..BenchConfig::new("greedy".parse()?) };
+//! let stop = AtomicBool::new(false); // set it from a Ctrl-C handler to stop early
+//! let records = run_bench(&config, &stop, |record| {
+//!     assert!(record.moves > 0); // called after each game, e.g. for a progress bar
+//! })?;
+//! assert_eq!(records.len(), 20);
+//!
+//! let summary = Summary::from_records(&records).expect("some games finished");
+//! assert!(summary.min_score <= summary.max_score);
+//! assert_eq!(summary.timeouts, 0);
+//! println!("{}", format_summary(&summary));
+//!
+//! // The same seed gives the same games, whatever the number of threads.
+//! let again = run_bench(&BenchConfig { jobs: 1, ..config }, &stop, |_| {})?;
+//! assert!(records.iter().zip(&again).all(|(a, b)| a.same_outcome(b)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod json;
+mod record;
+mod report;
+mod run;
+mod stats;
+
+pub use json::to_json;
+pub use record::GameRecord;
+pub use report::format_summary;
+pub use run::{play_game, run_bench, BenchConfig, BenchError};
+pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};

@@ -140,6 +140,10 @@ pub struct PlayArgs {
 
 /// `ai2048 bench`.
 #[derive(Debug, Clone, Args)]
+#[command(after_help = "Prints the summary to stdout, with the share of games reaching each \
+tile from 512 up and its 95% confidence interval. Ctrl-C stops the run cleanly: the games \
+in progress are dropped, the finished ones are reported and written to the --json file, \
+and the exit code is 130 (a second Ctrl-C quits at once). A complete run exits with 0.")]
 pub struct BenchArgs {
     #[command(flatten)]
     pub ai: AiArgs,
@@ -149,7 +153,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub num_games: u64,
     /// Seconds per game: a game that runs out stops there and counts with what it reached.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// The seed of the run: game i plays seed derive(S, i), whatever the number of jobs.
     #[arg(long, default_value_t = 0, value_name = "S")]

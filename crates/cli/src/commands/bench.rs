@@ -1,10 +1,305 @@
-//! `ai2048 bench`.
+//! `ai2048 bench`: plays many games on all cores and reports their statistics.
+//!
+//! Ctrl-C stops the run cleanly: the games in progress are dropped, the finished ones
+//! reported and saved, and the process exits with code 130. A second Ctrl-C quits at
+//! once.
 
-use anyhow::{bail, Result};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use ai2048_bench::{format_summary, run_bench, to_json, BenchConfig, Summary};
+use ai2048_engine::Rules;
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::args::BenchArgs;
+use crate::files::write_atomic;
 
-/// Runs `ai2048 bench`.
-pub fn run(_args: &BenchArgs) -> Result<()> {
-    bail!("not yet implemented")
+/// The exit code of a run stopped by Ctrl-C, after its partial results were reported:
+/// 128 + SIGINT, as shells report it.
+pub const INTERRUPTED_EXIT_CODE: i32 = 130;
+
+/// Set by the Ctrl-C handler: the run stops at the next move of every game.
+static STOP: AtomicBool = AtomicBool::new(false);
+/// How many times Ctrl-C was pressed during this run.
+static PRESSES: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `ai2048 bench`: plays the games, prints the summary to stdout, writes the JSON
+/// file if asked.
+///
+/// On Ctrl-C, reports the games finished so far, writes them to the JSON file, and
+/// exits the process with [`INTERRUPTED_EXIT_CODE`].
+///
+/// # Errors
+///
+/// Bad arguments, a faulty player, or a JSON file that cannot be written.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let config = config(args)?;
+    let stop = catch_ctrl_c();
+    let progress = Progress::new(config.games, !args.quiet && std::io::stderr().is_terminal());
+    let started = Instant::now();
+    let records = run_bench(&config, stop, |record| progress.game_done(record.score));
+    progress.finish();
+    let records = records?;
+    let wall = started.elapsed();
+    let interrupted = (records.len() as u64) < config.games;
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", describe(&config))?;
+    if interrupted {
+        writeln!(
+            out,
+            "interrupted: {} of {} games finished (the games in progress were dropped)",
+            records.len(),
+            config.games
+        )?;
+    }
+    match Summary::from_records(&records) {
+        Some(summary) => {
+            writeln!(
+                out,
+                "{} games in {:.2} s on {} threads: {:.1} games/s, {:.0} moves/s in all\n",
+                records.len(),
+                wall.as_secs_f64(),
+                usize::try_from(config.games).map_or(config.jobs, |g| config.jobs.min(g)),
+                records.len() as f64 / wall.as_secs_f64().max(1e-9),
+                summary.total_moves as f64 / wall.as_secs_f64().max(1e-9),
+            )?;
+            write!(out, "{}", format_summary(&summary))?;
+        }
+        None => writeln!(out, "no game finished: nothing to report")?,
+    }
+    if let Some(path) = &args.json {
+        let json = to_json(&config, &records).context("cannot encode the results as JSON")?;
+        write_atomic(path, json.as_bytes())?;
+        writeln!(
+            out,
+            "\n{} game records written to {}",
+            records.len(),
+            path.display()
+        )?;
+    }
+    out.flush()?;
+    if interrupted && stop.load(Ordering::Relaxed) {
+        std::process::exit(INTERRUPTED_EXIT_CODE);
+    }
+    Ok(())
+}
+
+/// The validated configuration of the run.
+fn config(args: &BenchArgs) -> Result<BenchConfig> {
+    let player = args.ai.spec()?;
+    let limits = args.ai.limits()?;
+    let rules = args.rules.rules()?;
+    if args.num_games == 0 {
+        bail!("--num-games must be at least 1");
+    }
+    let jobs = match args.jobs {
+        Some(0) => bail!("--jobs must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let timeout = match args.timeout {
+        None => None,
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, not {t}")
+        }
+        Some(t) => match Duration::try_from_secs_f64(t) {
+            Ok(d) => Some(d),
+            Err(_) => bail!("--timeout {t:e} is too large"),
+        },
+    };
+    let config = BenchConfig {
+        games: args.num_games,
+        seed: args.seed,
+        jobs,
+        timeout,
+        rules,
+        player,
+        limits,
+    };
+    config.validate()?;
+    Ok(config)
+}
+
+/// Installs the Ctrl-C handler (once per process) and returns the stop flag, cleared
+/// for a new run. The first Ctrl-C sets the flag; the next one exits at once.
+fn catch_ctrl_c() -> &'static AtomicBool {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    STOP.store(false, Ordering::SeqCst);
+    PRESSES.store(0, Ordering::SeqCst);
+    INSTALLED.get_or_init(|| {
+        let installed = ctrlc::set_handler(|| {
+            if PRESSES.fetch_add(1, Ordering::SeqCst) > 0 {
+                std::process::exit(INTERRUPTED_EXIT_CODE);
+            }
+            STOP.store(true, Ordering::SeqCst);
+        });
+        if let Err(e) = installed {
+            eprintln!("warning: cannot catch Ctrl-C ({e}): interrupting will lose the run");
+        }
+    });
+    &STOP
+}
+
+/// One line on what was benchmarked.
+fn describe(c: &BenchConfig) -> String {
+    let mut line = format!(
+        "ai2048 bench: ai {}, {} games, seed {}, {} jobs",
+        c.player, c.games, c.seed, c.jobs
+    );
+    if let Some(depth) = c.limits.depth {
+        line += &format!(", depth {depth}");
+    }
+    if let Some(time) = c.limits.time {
+        line += &format!(", {} ms/move", time.as_millis());
+    }
+    if let Some(t) = c.timeout {
+        line += &format!(", timeout {} s/game", t.as_secs_f64());
+    }
+    line + ", " + &describe_rules(c.rules)
+}
+
+/// The rules, in a few words.
+fn describe_rules(r: Rules) -> String {
+    format!(
+        "{} start tiles, p(4) {}, illegal moves {}",
+        r.start_tiles,
+        r.four_probability,
+        if r.illegal_move_spawns {
+            "spawn"
+        } else {
+            "refused"
+        }
+    )
+}
+
+/// The progress bar on stderr, with the running mean score; hidden when asked, or
+/// when stderr is not a terminal. Cheap to update from every thread.
+struct Progress {
+    bar: ProgressBar,
+    scores: Arc<Scores>,
+}
+
+/// The scores of the finished games, for the running mean.
+#[derive(Default)]
+struct Scores {
+    sum: AtomicU64,
+    games: AtomicU64,
+}
+
+impl Progress {
+    fn new(games: u64, visible: bool) -> Progress {
+        let scores = Arc::new(Scores::default());
+        if !visible {
+            return Progress {
+                bar: ProgressBar::hidden(),
+                scores,
+            };
+        }
+        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+        let mean = {
+            let scores = Arc::clone(&scores);
+            move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let n = scores.games.load(Ordering::Relaxed);
+                if n > 0 {
+                    let sum = scores.sum.load(Ordering::Relaxed) as f64;
+                    let _ = write!(w, "mean score {:.0}", sum / n as f64);
+                }
+            }
+        };
+        let style = ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta}  {mean}",
+        )
+        .map(|s| s.progress_chars("=> ").with_key("mean", mean))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Progress { bar, scores }
+    }
+
+    fn game_done(&self, score: u64) {
+        self.scores.sum.fetch_add(score, Ordering::Relaxed);
+        self.scores.games.fetch_add(1, Ordering::Relaxed);
+        self.bar.inc(1);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(line: &[&str]) -> BenchArgs {
+        #[derive(Parser)]
+        struct B {
+            #[command(flatten)]
+            b: BenchArgs,
+        }
+        let mut argv = vec!["bench"];
+        argv.extend_from_slice(line);
+        B::parse_from(argv).b
+    }
+
+    #[test]
+    fn validation() {
+        let c = config(&args(&[
+            "--ai",
+            "random",
+            "--num-games",
+            "7",
+            "--jobs",
+            "3",
+        ]))
+        .expect("valid");
+        assert_eq!((c.games, c.jobs, c.timeout), (7, 3, None));
+        assert!(config(&args(&[])).expect("defaults").jobs >= 1);
+        let c = config(&args(&["--timeout", "0.5"])).expect("valid");
+        assert_eq!(c.timeout, Some(Duration::from_millis(500)));
+        for (bad, message) in [
+            (&["--num-games", "0"][..], "--num-games"),
+            (&["--jobs", "0"], "--jobs"),
+            (&["--timeout=-1"], "--timeout"),
+            (&["--timeout", "0"], "--timeout"),
+            (&["--timeout", "NaN"], "--timeout"),
+            (&["--timeout", "inf"], "--timeout"),
+            (&["--timeout", "1e300"], "too large"),
+            (&["--ai", "nope"], "unknown player"),
+            (&["--ai-opt", "bad"], "KEY=VALUE"),
+            (&["--depth", "0"], "--depth"),
+            (&["--p4", "2"], "rules"),
+        ] {
+            let err = config(&args(bad)).expect_err("invalid");
+            assert!(
+                format!("{err:#}").contains(message),
+                "{bad:?}: {err:#} lacks {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn description() {
+        let c = config(&args(&[
+            "--ai",
+            "random",
+            "--timeout",
+            "2",
+            "--jobs",
+            "2",
+            "--seed",
+            "9",
+        ]))
+        .expect("valid");
+        assert_eq!(
+            describe(&c),
+            "ai2048 bench: ai random, 100 games, seed 9, 2 jobs, timeout 2 s/game, \
+             2 start tiles, p(4) 0.1, illegal moves refused"
+        );
+    }
 }

@@ -2,6 +2,10 @@
 
 use ai2048_engine::Board;
 
+mod heuristic;
+
+pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
+
 /// Scores a board: higher is better.
 pub trait Evaluator: Send + Sync {
     /// The value of `board`.

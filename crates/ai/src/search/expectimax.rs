@@ -1,0 +1,237 @@
+//! Expectimax: max nodes over the player's moves, chance nodes over every spawn.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ai2048_engine::{Board, Dir};
+
+use super::TransTable;
+use crate::eval::{distinct_tiles, RowTable};
+use crate::{Player, SearchLimits, SearchResult};
+
+/// The settings of [`Expectimax`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExpectimaxConfig {
+    /// Chance layers below the root move when neither the limits nor the time say
+    /// otherwise; `None` picks it from the board (more distinct tiles, deeper).
+    pub depth: Option<u32>,
+    /// A chance branch whose probability from the root falls below this is evaluated
+    /// instead of searched (0 turns pruning off).
+    pub min_probability: f32,
+    /// Slots of the transposition table (0 turns it off). 16 bytes each.
+    pub tt_slots: usize,
+    /// The probability of a 4 that the search assumes.
+    pub four_probability: f32,
+}
+
+impl Default for ExpectimaxConfig {
+    fn default() -> ExpectimaxConfig {
+        ExpectimaxConfig {
+            depth: None,
+            min_probability: 1e-4,
+            tt_slots: 1 << 22,
+            four_probability: 0.1,
+        }
+    }
+}
+
+/// The depth the search picks for `board` when none is set: nneonneo's rule,
+/// `max(3, distinct tiles - 2)`.
+#[must_use]
+pub fn adaptive_depth(board: Board) -> u32 {
+    distinct_tiles(board).saturating_sub(2).max(3)
+}
+
+/// The expectimax player of the seeds' lab, made fast: a row-table evaluation, a
+/// fixed-size transposition table, pruning of improbable chance branches, and iterative
+/// deepening under a time budget.
+///
+/// Depth counts chance layers below the root move, as in the lab: depth 0 evaluates
+/// the board right after each move (greedy), depth 1 also averages over every spawn and
+/// the best reply, and so on.
+///
+/// ```
+/// use ai2048_ai::search::{Expectimax, ExpectimaxConfig};
+/// use ai2048_ai::{Player, SearchLimits};
+/// use ai2048_engine::Board;
+/// let mut ai = Expectimax::new(ExpectimaxConfig::default());
+/// let board: Board = "2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2".parse()?;
+/// let result = ai.search(board, &SearchLimits::with_depth(2));
+/// assert!(board.can_move(result.dir.unwrap()));
+/// assert_eq!(result.depth, 2);
+/// assert!(result.nodes > 0);
+/// # Ok::<(), ai2048_engine::ParseBoardError>(())
+/// ```
+pub struct Expectimax {
+    config: ExpectimaxConfig,
+    table: Arc<RowTable>,
+    tt: Option<TransTable>,
+}
+
+/// The state of one search: counters and the clock.
+struct Search<'a> {
+    table: &'a RowTable,
+    tt: Option<&'a mut TransTable>,
+    min_probability: f32,
+    p2: f32,
+    p4: f32,
+    nodes: u64,
+    /// The node count at which to look at the clock next.
+    next_check: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+/// Nodes between two looks at the clock (about 0.1 ms of search).
+const CHECK_INTERVAL: u64 = 8192;
+
+impl Search<'_> {
+    #[inline]
+    fn max_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
+        if self.aborted {
+            return 0.0;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+                return 0.0;
+            }
+        }
+        let mut best = 0.0f32;
+        for dir in Dir::ALL {
+            let next = board.shift(dir);
+            self.nodes += 1;
+            if next != board {
+                best = best.max(self.chance_node(next, depth, prob));
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn chance_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
+        if depth == 0 || prob < self.min_probability {
+            return self.table.eval_board(board);
+        }
+        if let Some(tt) = &self.tt {
+            if let Some(v) = tt.probe(board, depth) {
+                return v;
+            }
+        }
+        let empty = board.empty_mask();
+        let n = empty.count_ones() as f32;
+        let (p2, p4) = (prob * self.p2 / n, prob * self.p4 / n);
+        let mut sum = 0.0f32;
+        let mut mask = empty;
+        while mask != 0 {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let cell = 15 - bit;
+            sum += self.p2 * self.max_node(board.with_exponent(cell, 1), depth - 1, p2);
+            if self.p4 > 0.0 {
+                sum += self.p4 * self.max_node(board.with_exponent(cell, 2), depth - 1, p4);
+            }
+        }
+        let value = sum / n;
+        if !self.aborted {
+            if let Some(tt) = &mut self.tt {
+                tt.store(board, depth, value);
+            }
+        }
+        value
+    }
+
+    /// The value of every legal root move at `depth`, or `None` if time ran out.
+    fn root(&mut self, board: Board, depth: u32) -> Option<[Option<f64>; 4]> {
+        let mut values = [None; 4];
+        for dir in Dir::ALL {
+            let next = board.shift(dir);
+            self.nodes += 1;
+            if next != board {
+                values[dir.index()] = Some(f64::from(self.chance_node(next, depth, 1.0)));
+            }
+        }
+        (!self.aborted).then_some(values)
+    }
+}
+
+impl Expectimax {
+    /// An expectimax player with `config` and the standard row-table evaluation.
+    #[must_use]
+    pub fn new(config: ExpectimaxConfig) -> Expectimax {
+        Expectimax::with_table(config, RowTable::standard())
+    }
+
+    /// An expectimax player evaluating leaves with `table`.
+    #[must_use]
+    pub fn with_table(config: ExpectimaxConfig, table: Arc<RowTable>) -> Expectimax {
+        let tt = (config.tt_slots > 0).then(|| TransTable::new(config.tt_slots));
+        Expectimax { config, table, tt }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &ExpectimaxConfig {
+        &self.config
+    }
+}
+
+impl Player for Expectimax {
+    fn name(&self) -> &str {
+        "expectimax"
+    }
+
+    fn new_game(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+    }
+
+    fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
+        let start = Instant::now();
+        let p4 = self.config.four_probability.clamp(0.0, 1.0);
+        let mut search = Search {
+            table: &self.table,
+            tt: self.tt.as_mut(),
+            min_probability: self.config.min_probability,
+            p2: 1.0 - p4,
+            p4,
+            nodes: 0,
+            next_check: CHECK_INTERVAL,
+            deadline: None,
+            aborted: false,
+        };
+        let fixed = limits.depth.or(self.config.depth);
+        let Some(budget) = limits.time else {
+            let depth = fixed.unwrap_or_else(|| adaptive_depth(board));
+            let values = search.root(board, depth).expect("no deadline");
+            return SearchResult::from_values(values, depth, search.nodes);
+        };
+        // Iterative deepening up to the depth limit, if any: deeper while the next depth
+        // is likely to finish in time.
+        search.deadline = Some(start + budget);
+        let max_depth = fixed.unwrap_or(u32::MAX).min(64);
+        let mut best = SearchResult::from_values(
+            search.root(board, 0).expect("depth 0 always finishes"),
+            0,
+            0,
+        );
+        let mut depth = 1;
+        while depth <= max_depth {
+            let before = start.elapsed();
+            let Some(values) = search.root(board, depth) else {
+                break;
+            };
+            best = SearchResult::from_values(values, depth, 0);
+            let took = start.elapsed() - before;
+            // Each layer costs several times the last; stop when the next cannot fit.
+            if best.dir.is_none() || start.elapsed() + took * 4 > budget {
+                break;
+            }
+            depth += 1;
+        }
+        best.nodes = search.nodes;
+        best
+    }
+}

@@ -1,0 +1,94 @@
+//! A fixed-size transposition table for expectimax chance nodes.
+
+use ai2048_engine::Board;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    low: u64,
+    /// The board's high plane in the low 16 bits, the depth above them; 0 = empty slot.
+    tag: u32,
+    value: f32,
+}
+
+/// A transposition table of a fixed number of slots, so memory stays flat however long
+/// the game. Each slot holds one chance node's value with the depth it was searched to;
+/// a value is reused only for a search of at most that depth. A new entry replaces the
+/// old one in its slot.
+///
+/// ```
+/// use ai2048_ai::search::TransTable;
+/// use ai2048_engine::Board;
+/// let mut tt = TransTable::new(1 << 10);
+/// let b = Board::from_u64(0x1200_0000_0000_0000);
+/// tt.store(b, 3, 1.5);
+/// assert_eq!(tt.probe(b, 2), Some(1.5));
+/// assert_eq!(tt.probe(b, 4), None);
+/// ```
+pub struct TransTable {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl TransTable {
+    /// A table of `slots` entries (rounded up to a power of two, 16 bytes each).
+    #[must_use]
+    pub fn new(slots: usize) -> TransTable {
+        let n = slots.max(1).next_power_of_two();
+        TransTable {
+            slots: vec![Entry::default(); n],
+            mask: n - 1,
+        }
+    }
+
+    /// The number of slots.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no slots (never: it has at least one).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Empties every slot.
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+
+    #[inline]
+    fn index(&self, board: Board) -> usize {
+        let h = (board.low_bits() ^ u64::from(board.high_bits()).rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & self.mask
+    }
+
+    #[inline]
+    fn tag(board: Board, depth: u32) -> u32 {
+        u32::from(board.high_bits()) | (depth.min(0x7FFF) + 1) << 16
+    }
+
+    /// The value stored for `board` if it was searched at least `depth` deep.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, board: Board, depth: u32) -> Option<f32> {
+        let e = &self.slots[self.index(board)];
+        let stored_depth = (e.tag >> 16).checked_sub(1)?;
+        (e.low == board.low_bits()
+            && e.tag & 0xFFFF == u32::from(board.high_bits())
+            && stored_depth >= depth)
+            .then_some(e.value)
+    }
+
+    /// Stores the value of `board` searched `depth` deep.
+    #[inline]
+    pub fn store(&mut self, board: Board, depth: u32, value: f32) {
+        let i = self.index(board);
+        self.slots[i] = Entry {
+            low: board.low_bits(),
+            tag: Self::tag(board, depth),
+            value,
+        };
+    }
+}

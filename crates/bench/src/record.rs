@@ -1,0 +1,51 @@
+//! The record of one finished benchmark game.
+
+use serde::{Deserialize, Serialize};
+
+/// What one game of a benchmark came to.
+///
+/// The outcome (`score`, `max_tile`, `moves`, `timed_out`) depends only on the run's
+/// configuration and the game's `index`; the timings (`seconds`, `max_ms_per_move`)
+/// depend on the machine. [`GameRecord::same_outcome`] compares the former.
+///
+/// ```
+/// use ai2048_bench::GameRecord;
+/// let a = GameRecord { index: 3, seed: 42, score: 1200, max_tile: 128, moves: 150,
+///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01 };
+/// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, ..a };
+/// assert!(a.same_outcome(&b));
+/// assert!(!a.same_outcome(&GameRecord { score: 1204, ..a }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in the run, from 0.
+    pub index: u64,
+    /// The seed of the game and of its player: `derive_seed(run seed, index)`.
+    pub seed: u64,
+    /// The final score.
+    pub score: u64,
+    /// The largest tile reached.
+    pub max_tile: u32,
+    /// The moves played.
+    pub moves: u64,
+    /// The game's wall-clock time in seconds, from creating it to its last move.
+    pub seconds: f64,
+    /// Whether the game ran out of time before it was over; it counts with what it
+    /// reached.
+    pub timed_out: bool,
+    /// The longest move in milliseconds: the player's search plus playing the move.
+    pub max_ms_per_move: f64,
+}
+
+impl GameRecord {
+    /// Whether two records describe the same game with the same result, timings aside.
+    #[must_use]
+    pub fn same_outcome(&self, other: &GameRecord) -> bool {
+        self.index == other.index
+            && self.seed == other.seed
+            && self.score == other.score
+            && self.max_tile == other.max_tile
+            && self.moves == other.moves
+            && self.timed_out == other.timed_out
+    }
+}

@@ -1,0 +1,629 @@
+//! Playing the games: the configuration of a run, and the threads that play it.
+
+use core::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use ai2048_ai::{create_player, PlayerError, PlayerSpec, SearchLimits};
+use ai2048_engine::rng::derive_seed;
+use ai2048_engine::{Dir, Game, PlayError, Rules, RulesError};
+
+use crate::GameRecord;
+
+/// What to benchmark, and how.
+///
+/// Game `i` is played from seed [`BenchConfig::game_seed`]`(i)`, by a player created
+/// from the same seed, so the outcome of every game depends only on the configuration
+/// and `i`: not on `jobs`, nor on the order in which threads pick games.
+///
+/// ```
+/// use ai2048_bench::BenchConfig;
+/// use std::time::Duration;
+/// let config = BenchConfig {
+///     games: 10,
+///     jobs: 2,
+///     timeout: Some(Duration::from_secs(5)),
+///     ..BenchConfig::new("greedy".parse()?)
+/// };
+/// assert!(config.validate().is_ok());
+/// assert_ne!(config.game_seed(0), config.game_seed(1));
+/// assert!(BenchConfig { jobs: 0, ..config }.validate().is_err());
+/// # Ok::<(), ai2048_ai::PlayerError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchConfig {
+    /// How many games to play.
+    pub games: u64,
+    /// The seed of the run, from which every game's seed is derived.
+    pub seed: u64,
+    /// How many games to play at once, one per thread; at least 1.
+    pub jobs: usize,
+    /// The most time one game may take; a game that runs out stops there and counts
+    /// with what it reached. `None` for no limit.
+    pub timeout: Option<Duration>,
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The player, by name and options.
+    pub player: PlayerSpec,
+    /// The limits of every search. When both this time and `timeout` are set, a move
+    /// gets at most the time its game has left.
+    pub limits: SearchLimits,
+}
+
+impl BenchConfig {
+    /// 100 games of `player` from seed 0 on one thread, original rules, no timeout,
+    /// default limits.
+    #[must_use]
+    pub fn new(player: PlayerSpec) -> BenchConfig {
+        BenchConfig {
+            games: 100,
+            seed: 0,
+            jobs: 1,
+            timeout: None,
+            rules: Rules::default(),
+            player,
+            limits: SearchLimits::default(),
+        }
+    }
+
+    /// The seed of game `index`, for both its tiles and its player.
+    #[must_use]
+    pub fn game_seed(&self, index: u64) -> u64 {
+        derive_seed(self.seed, index)
+    }
+
+    /// Checks that the run can start: at least one job, a non-zero timeout, valid
+    /// rules and a player that exists with the options given.
+    ///
+    /// # Errors
+    ///
+    /// [`BenchError::Config`], [`BenchError::Rules`] or [`BenchError::Player`].
+    pub fn validate(&self) -> Result<(), BenchError> {
+        if self.jobs == 0 {
+            return Err(BenchError::Config("jobs must be at least 1".to_owned()));
+        }
+        if self.timeout == Some(Duration::ZERO) {
+            return Err(BenchError::Config(
+                "the timeout must be more than zero".to_owned(),
+            ));
+        }
+        self.rules.validate().map_err(BenchError::Rules)?;
+        create_player(&self.player, 0).map_err(BenchError::Player)?;
+        Ok(())
+    }
+}
+
+/// Why a run failed. Errors come from a bad configuration or a faulty player; a
+/// stopped run or a game out of time is not an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BenchError {
+    /// The configuration makes no sense.
+    Config(String),
+    /// The rules are invalid.
+    Rules(RulesError),
+    /// The player cannot be created.
+    Player(PlayerError),
+    /// The player chose a move the rules refuse.
+    IllegalMove {
+        /// The player's name.
+        player: String,
+        /// The game's index.
+        index: u64,
+        /// The game's seed.
+        seed: u64,
+        /// The move chosen.
+        dir: Dir,
+    },
+    /// The player returned no move though the game was not over.
+    NoMove {
+        /// The player's name.
+        player: String,
+        /// The game's index.
+        index: u64,
+        /// The game's seed.
+        seed: u64,
+    },
+    /// No thread could be started.
+    Thread(String),
+    /// The player (or the progress callback) panicked.
+    Panicked {
+        /// The game's index.
+        index: u64,
+        /// The panic's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Config(m) => f.write_str(m),
+            BenchError::Rules(e) => write!(f, "invalid rules: {e}"),
+            BenchError::Player(e) => e.fmt(f),
+            BenchError::IllegalMove {
+                player,
+                index,
+                seed,
+                dir,
+            } => write!(
+                f,
+                "the {player} player chose an illegal move ({dir}) in game {index} (seed {seed})"
+            ),
+            BenchError::NoMove {
+                player,
+                index,
+                seed,
+            } => write!(
+                f,
+                "the {player} player returned no move in game {index} (seed {seed}), which was not over"
+            ),
+            BenchError::Thread(e) => write!(f, "cannot start a thread: {e}"),
+            BenchError::Panicked { index, message } => {
+                write!(f, "game {index} panicked: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BenchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BenchError::Rules(e) => Some(e),
+            BenchError::Player(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Plays game `index` of `config` to its end, or until its timeout.
+///
+/// Returns `Ok(None)` when `stop` was set before the game ended: an unfinished game
+/// is dropped, never counted.
+///
+/// # Errors
+///
+/// When the player cannot be created, or chooses an illegal move or none.
+///
+/// ```
+/// use ai2048_bench::{play_game, BenchConfig};
+/// use std::sync::atomic::AtomicBool;
+/// let config = BenchConfig::new("random".parse()?);
+/// let record = play_game(&config, 7, &AtomicBool::new(false))?.expect("not stopped");
+/// assert_eq!((record.index, record.seed), (7, config.game_seed(7)));
+/// assert!(record.moves > 0 && !record.timed_out);
+/// // Stopped before it starts: nothing to count.
+/// assert!(play_game(&config, 7, &AtomicBool::new(true))?.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn play_game(
+    config: &BenchConfig,
+    index: u64,
+    stop: &AtomicBool,
+) -> Result<Option<GameRecord>, BenchError> {
+    play(config, index, || stop.load(Ordering::Relaxed))
+}
+
+/// [`play_game`] with any stop condition, checked before each move.
+fn play(
+    config: &BenchConfig,
+    index: u64,
+    stopped: impl Fn() -> bool,
+) -> Result<Option<GameRecord>, BenchError> {
+    let start = Instant::now();
+    let seed = config.game_seed(index);
+    let mut game = Game::new(seed, config.rules).map_err(BenchError::Rules)?;
+    let mut player = create_player(&config.player, seed).map_err(BenchError::Player)?;
+    let deadline = config.timeout.and_then(|t| start.checked_add(t));
+    let mut limits = config.limits;
+    let mut last = Instant::now();
+    let mut max_move = Duration::ZERO;
+    let mut timed_out = false;
+    // `is_over` is asked only when something else ends the loop: a player returns no
+    // move exactly when the game is over, so the common path skips it.
+    loop {
+        if stopped() {
+            if game.is_over() {
+                break;
+            }
+            return Ok(None);
+        }
+        if let Some(deadline) = deadline {
+            if last >= deadline {
+                timed_out = !game.is_over();
+                break;
+            }
+            if let Some(time) = config.limits.time {
+                limits.time = Some(time.min(deadline - last));
+            }
+        }
+        let Some(dir) = player.search(game.board(), &limits).dir else {
+            if game.is_over() {
+                break;
+            }
+            return Err(BenchError::NoMove {
+                player: config.player.name.clone(),
+                index,
+                seed,
+            });
+        };
+        match game.try_play(dir) {
+            Ok(_) => {}
+            // Under `illegal_move_spawns`, a game can be over with moves on the board.
+            Err(PlayError::GameOver) => break,
+            Err(PlayError::IllegalMove(dir)) => {
+                return Err(BenchError::IllegalMove {
+                    player: config.player.name.clone(),
+                    index,
+                    seed,
+                    dir,
+                })
+            }
+        }
+        let now = Instant::now();
+        max_move = max_move.max(now - last);
+        last = now;
+    }
+    Ok(Some(GameRecord {
+        index,
+        seed,
+        score: game.score(),
+        max_tile: game.max_tile(),
+        moves: game.moves() as u64,
+        seconds: last.duration_since(start).as_secs_f64(),
+        timed_out,
+        max_ms_per_move: max_move.as_secs_f64() * 1e3,
+    }))
+}
+
+/// Plays the games of `config` on `config.jobs` threads and returns the records of
+/// the finished ones, sorted by index.
+///
+/// Each thread takes the next game index until all are taken. `stop` is checked
+/// before every move: once it is set, the games in progress are dropped, the finished
+/// ones returned (so a stopped run returns fewer than `config.games` records, each of a
+/// complete game). `on_game` is called, from the thread that played it, after each
+/// finished game, in no particular order: for progress reports; it may set `stop`.
+///
+/// # Errors
+///
+/// When the configuration is invalid ([`BenchConfig::validate`]) or a game fails
+/// (the player chose an illegal move, or panicked): the other games stop then, and the
+/// error of the lowest game index is returned.
+///
+/// ```
+/// use ai2048_bench::{run_bench, BenchConfig};
+/// use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+/// let config = BenchConfig { games: 8, jobs: 2, ..BenchConfig::new("random".parse()?) };
+/// let done = AtomicUsize::new(0);
+/// let records = run_bench(&config, &AtomicBool::new(false), |_| {
+///     done.fetch_add(1, Ordering::Relaxed);
+/// })?;
+/// assert_eq!(records.len(), 8);
+/// assert_eq!(done.load(Ordering::Relaxed), 8);
+/// assert!(records.iter().enumerate().all(|(i, r)| r.index == i as u64));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_bench<F>(
+    config: &BenchConfig,
+    stop: &AtomicBool,
+    on_game: F,
+) -> Result<Vec<GameRecord>, BenchError>
+where
+    F: Fn(&GameRecord) + Sync,
+{
+    config.validate()?;
+    let threads = usize::try_from(config.games).map_or(config.jobs, |g| config.jobs.min(g));
+    if threads == 0 {
+        return Ok(Vec::new());
+    }
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let worker = || {
+        let mut records = Vec::new();
+        loop {
+            if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+                return Ok(records);
+            }
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= config.games {
+                return Ok(records);
+            }
+            let stopped = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let record = play(config, index, stopped)?;
+                if let Some(record) = &record {
+                    on_game(record);
+                }
+                Ok(record)
+            }))
+            .unwrap_or_else(|panic| {
+                Err(BenchError::Panicked {
+                    index,
+                    message: panic_message(panic.as_ref()),
+                })
+            });
+            match outcome {
+                Ok(Some(record)) => records.push(record),
+                Ok(None) => return Ok(records),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err((index, e));
+                }
+            }
+        }
+    };
+    let results: Vec<Result<Vec<GameRecord>, (u64, BenchError)>> = std::thread::scope(|s| {
+        let mut handles = Vec::with_capacity(threads);
+        let mut results = Vec::new();
+        for _ in 0..threads {
+            match std::thread::Builder::new().spawn_scoped(s, worker) {
+                Ok(handle) => handles.push(handle),
+                // The threads started play every game; with none, the run fails.
+                Err(e) => {
+                    if handles.is_empty() {
+                        results.push(Err((u64::MAX, BenchError::Thread(e.to_string()))));
+                    }
+                    break;
+                }
+            }
+        }
+        results.extend(handles.into_iter().map(|h| {
+            h.join().unwrap_or_else(|panic| {
+                Err((
+                    u64::MAX,
+                    BenchError::Panicked {
+                        index: u64::MAX,
+                        message: panic_message(panic.as_ref()),
+                    },
+                ))
+            })
+        }));
+        results
+    });
+    let mut records = Vec::new();
+    let mut first_error: Option<(u64, BenchError)> = None;
+    for result in results {
+        match result {
+            Ok(mut r) => records.append(&mut r),
+            Err((index, e)) => {
+                if first_error.as_ref().map_or(true, |(i, _)| index < *i) {
+                    first_error = Some((index, e));
+                }
+            }
+        }
+    }
+    if let Some((_, e)) = first_error {
+        return Err(e);
+    }
+    records.sort_unstable_by_key(|r| r.index);
+    Ok(records)
+}
+
+/// The text of a panic's payload, when it has one.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn config(player: &str, games: u64, jobs: usize) -> BenchConfig {
+        BenchConfig {
+            games,
+            jobs,
+            seed: 12345,
+            ..BenchConfig::new(player.parse().expect("valid spec"))
+        }
+    }
+
+    fn same(a: &[GameRecord], b: &[GameRecord]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_outcome(y))
+    }
+
+    #[test]
+    fn records_are_complete_and_sorted() {
+        let records =
+            run_bench(&config("random", 40, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+        assert_eq!(records.len(), 40);
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(r.index, i as u64);
+            assert_eq!(r.seed, derive_seed(12345, i as u64));
+            assert!(!r.timed_out);
+            assert!(r.moves > 0 && r.score > 0 && r.max_tile >= 4);
+            assert!(r.seconds >= 0.0 && r.max_ms_per_move >= 0.0);
+        }
+    }
+
+    #[test]
+    fn games_end_over() {
+        // Replaying a record's game with the same player gives the same outcome,
+        // and that game is over.
+        let c = config("greedy", 3, 1);
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        for r in &records {
+            let mut game = Game::new(r.seed, c.rules).expect("rules");
+            let mut player = create_player(&c.player, r.seed).expect("player");
+            while let Some(dir) = player.search(game.board(), &c.limits).dir {
+                game.try_play(dir).expect("legal");
+            }
+            assert!(game.is_over());
+            assert_eq!(game.score(), r.score);
+            assert_eq!(game.moves() as u64, r.moves);
+            assert_eq!(game.max_tile(), r.max_tile);
+        }
+    }
+
+    #[test]
+    fn deterministic_whatever_the_jobs() {
+        for player in ["random", "greedy"] {
+            let one =
+                run_bench(&config(player, 30, 1), &AtomicBool::new(false), |_| {}).expect("runs");
+            let two =
+                run_bench(&config(player, 30, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+            let four =
+                run_bench(&config(player, 30, 4), &AtomicBool::new(false), |_| {}).expect("runs");
+            assert!(same(&one, &two), "{player}: jobs 1 vs 2");
+            assert!(same(&one, &four), "{player}: jobs 1 vs 4");
+        }
+    }
+
+    #[test]
+    fn seeds_change_the_games() {
+        let a = run_bench(&config("random", 20, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+        let b = run_bench(
+            &BenchConfig {
+                seed: 1,
+                ..config("random", 20, 2)
+            },
+            &AtomicBool::new(false),
+            |_| {},
+        )
+        .expect("runs");
+        assert!(!same(&a, &b));
+    }
+
+    #[test]
+    fn stop_before_start_plays_nothing() {
+        let called = AtomicUsize::new(0);
+        let records = run_bench(&config("random", 100, 2), &AtomicBool::new(true), |_| {
+            called.fetch_add(1, Ordering::Relaxed);
+        })
+        .expect("runs");
+        assert!(records.is_empty());
+        assert_eq!(called.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn stop_keeps_the_finished_games() {
+        for jobs in [1, 2, 3] {
+            let stop = AtomicBool::new(false);
+            let done = AtomicUsize::new(0);
+            let c = config("random", 10_000, jobs);
+            let records = run_bench(&c, &stop, |_| {
+                if done.fetch_add(1, Ordering::SeqCst) + 1 >= 5 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            })
+            .expect("runs");
+            assert!(records.len() >= 5, "jobs {jobs}: {} records", records.len());
+            assert!(records.len() < 10_000);
+            assert_eq!(records.len(), done.load(Ordering::SeqCst));
+            // Every kept game is complete: the same as in an uninterrupted run.
+            for r in &records {
+                let full = play_game(&c, r.index, &AtomicBool::new(false))
+                    .expect("plays")
+                    .expect("not stopped");
+                assert!(r.same_outcome(&full));
+                assert!(!r.timed_out);
+            }
+            assert!(records.windows(2).all(|w| w[0].index < w[1].index));
+        }
+    }
+
+    #[test]
+    fn tiny_timeout_marks_games_timed_out() {
+        let c = BenchConfig {
+            timeout: Some(Duration::from_nanos(1)),
+            ..config("greedy", 6, 2)
+        };
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert_eq!(records.len(), 6);
+        for r in &records {
+            assert!(r.timed_out);
+            // The game stops at the first check, after at most one move.
+            assert!(r.moves <= 1, "{} moves", r.moves);
+        }
+    }
+
+    #[test]
+    fn generous_timeout_changes_nothing() {
+        let c = config("random", 10, 2);
+        let timed = BenchConfig {
+            timeout: Some(Duration::from_secs(3600)),
+            ..c.clone()
+        };
+        let a = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        let b = run_bench(&timed, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert!(same(&a, &b));
+        assert!(b.iter().all(|r| !r.timed_out));
+        // A timeout too large for the clock means no timeout.
+        let huge = BenchConfig {
+            timeout: Some(Duration::MAX),
+            ..c
+        };
+        let h = run_bench(&huge, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert!(same(&a, &h));
+    }
+
+    #[test]
+    fn bad_configs_are_errors() {
+        let stop = AtomicBool::new(false);
+        let err = run_bench(&config("random", 5, 0), &stop, |_| {}).unwrap_err();
+        assert!(matches!(err, BenchError::Config(_)), "{err}");
+        let err = run_bench(&config("nope", 5, 1), &stop, |_| {}).unwrap_err();
+        assert!(err.to_string().contains("unknown player"), "{err}");
+        let zero = BenchConfig {
+            timeout: Some(Duration::ZERO),
+            ..config("random", 5, 1)
+        };
+        assert!(run_bench(&zero, &stop, |_| {}).is_err());
+        let rules = BenchConfig {
+            rules: Rules {
+                start_tiles: 0,
+                ..Rules::default()
+            },
+            ..config("random", 5, 1)
+        };
+        assert!(matches!(
+            run_bench(&rules, &stop, |_| {}),
+            Err(BenchError::Rules(_))
+        ));
+    }
+
+    #[test]
+    fn zero_games_is_empty() {
+        let records =
+            run_bench(&config("random", 0, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+        assert!(records.is_empty());
+    }
+
+    #[test]
+    fn a_panicking_callback_is_an_error() {
+        let err = run_bench(&config("random", 20, 2), &AtomicBool::new(false), |r| {
+            if r.index == 3 {
+                panic!("boom");
+            }
+        })
+        .unwrap_err();
+        assert_eq!(
+            err,
+            BenchError::Panicked {
+                index: 3,
+                message: "boom".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn variant_rules_run() {
+        let c = BenchConfig {
+            rules: Rules {
+                start_tiles: 1,
+                four_probability: 0.0,
+                illegal_move_spawns: true,
+            },
+            ..config("random", 10, 2)
+        };
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert_eq!(records.len(), 10);
+    }
+}

@@ -1,0 +1,370 @@
+//! `ai2048 bench` and the `bench` binary, run as a user runs them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+/// A path in the temporary directory that no other test (or test run) uses.
+fn temp_json(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "ai2048-bench-cli-{}-{name}-{n}.json",
+        std::process::id()
+    ))
+}
+
+fn ai2048(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("ai2048 runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a bench that must succeed and write JSON; returns the parsed JSON and stdout.
+fn bench_json(args: &[&str]) -> (Value, String) {
+    let path = temp_json("run");
+    let path_str = path.to_str().expect("utf-8 temp path");
+    let mut all = args.to_vec();
+    all.extend(["--json", path_str]);
+    let out = ai2048(&all);
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}\n{stdout}",
+        text(&out.stderr)
+    );
+    let json = std::fs::read_to_string(&path).expect("JSON written");
+    let _ = std::fs::remove_file(&path);
+    (serde_json::from_str(&json).expect("valid JSON"), stdout)
+}
+
+fn f64_of(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number: {}", v[key]))
+}
+
+/// The runs without their timings, which vary from run to run.
+fn outcomes(v: &Value) -> Vec<Value> {
+    v["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            let o = r.as_object_mut().expect("a run is an object");
+            o.remove("seconds");
+            o.remove("max_ms_per_move");
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn json_has_every_field_with_sane_values() {
+    let (v, stdout) = bench_json(&["--ai", "random", "--num-games", "50", "--seed", "7", "-q"]);
+    assert_eq!(v["games"], 50);
+    assert_eq!(v["requested_games"], 50);
+    assert_eq!(v["interrupted"], false);
+    let (mean, median) = (f64_of(&v, "mean_score"), f64_of(&v, "median_score"));
+    let (min, max) = (f64_of(&v, "min_score"), f64_of(&v, "max_score"));
+    assert!(0.0 < min && min <= median && median <= max, "{v}");
+    assert!(min <= mean && mean <= max);
+    assert!(f64_of(&v, "mean_moves") > 10.0);
+    assert!(f64_of(&v, "moves_per_sec") > 0.0);
+    assert!(f64_of(&v, "ms_per_move_mean") > 0.0);
+    assert!(f64_of(&v, "ms_per_move_max") > 0.0);
+    assert_eq!(v["timeouts"], 0);
+
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 50);
+    for (i, run) in runs.iter().enumerate() {
+        for key in ["seed", "score", "max_tile", "moves", "seconds", "timed_out"] {
+            assert!(!run[key].is_null(), "run {i} lacks {key}: {run}");
+        }
+        assert_eq!(run["index"], i);
+        assert_eq!(run["timed_out"], false);
+        assert!(run["max_tile"]
+            .as_u64()
+            .expect("max tile")
+            .is_power_of_two());
+    }
+    let scores: Vec<f64> = runs.iter().map(|r| f64_of(r, "score")).collect();
+    assert!((scores.iter().sum::<f64>() / 50.0 - mean).abs() < 1e-6);
+    let mut seeds: Vec<u64> = runs
+        .iter()
+        .map(|r| r["seed"].as_u64().expect("seed"))
+        .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 50, "every game has its own seed");
+
+    // reach: a share per tile from 512 up to the largest tile, with its interval.
+    let reach = v["reach"].as_object().expect("reach is an object");
+    let reach_ci = v["reach_ci"].as_object().expect("reach_ci is an object");
+    assert_eq!(reach.len(), reach_ci.len());
+    let top = runs
+        .iter()
+        .map(|r| r["max_tile"].as_u64().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    let mut tile = 512;
+    while tile <= top {
+        let share = reach[&tile.to_string()].as_f64().expect("share");
+        let reached = runs
+            .iter()
+            .filter(|r| r["max_tile"].as_u64() >= Some(tile))
+            .count();
+        assert!((share - reached as f64 / 50.0).abs() < 1e-12);
+        let ci = reach_ci[&tile.to_string()].as_array().expect("[low, high]");
+        let (low, high) = (ci[0].as_f64().expect("low"), ci[1].as_f64().expect("high"));
+        assert!(0.0 <= low && low <= share && share <= high && high <= 1.0);
+        tile *= 2;
+    }
+
+    let config = &v["config"];
+    assert_eq!(config["ai"], "random");
+    assert_eq!(config["seed"], 7);
+    assert_eq!(config["timeout"], Value::Null);
+    assert!(config["jobs"].as_u64().expect("jobs") >= 1);
+    assert_eq!(config["rules"]["start_tiles"], 2);
+    assert_eq!(config["rules"]["four_probability"], 0.1);
+
+    assert!(
+        stdout.contains("ai2048 bench: ai random, 50 games, seed 7"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("median"), "{stdout}");
+    assert!(stdout.contains("50 game records written to"), "{stdout}");
+}
+
+#[test]
+fn same_seed_same_games_whatever_the_jobs() {
+    let args = ["--ai", "random", "--num-games", "40", "--seed", "99", "-q"];
+    let (one, _) = bench_json(&[&args[..], &["--jobs", "1"]].concat());
+    let (two, _) = bench_json(&[&args[..], &["--jobs", "2"]].concat());
+    let (three, _) = bench_json(&[&args[..], &["--jobs", "3"]].concat());
+    assert_eq!(outcomes(&one), outcomes(&two));
+    assert_eq!(outcomes(&one), outcomes(&three));
+    assert_eq!(one["mean_score"], two["mean_score"]);
+    assert_eq!(one["reach"], three["reach"]);
+    let (other, _) = bench_json(&["--ai", "random", "--num-games", "40", "--seed", "100", "-q"]);
+    assert_ne!(outcomes(&one), outcomes(&other));
+}
+
+#[test]
+fn greedy_with_rules_and_timeout() {
+    let (v, _) = bench_json(&[
+        "--ai",
+        "greedy",
+        "--num-games",
+        "8",
+        "--start-tiles",
+        "1",
+        "--p4",
+        "0",
+        "--illegal-move-spawns",
+        "--timeout",
+        "60",
+        "-q",
+    ]);
+    assert_eq!(v["games"], 8);
+    assert_eq!(v["config"]["ai"], "greedy");
+    assert_eq!(v["config"]["timeout"], 60.0);
+    assert_eq!(v["config"]["rules"]["start_tiles"], 1);
+    assert_eq!(v["config"]["rules"]["illegal_move_spawns"], true);
+}
+
+#[test]
+fn a_tiny_timeout_counts_the_games_as_timed_out() {
+    let (v, stdout) = bench_json(&[
+        "--ai",
+        "greedy",
+        "--num-games",
+        "6",
+        "--timeout",
+        "0.000000001",
+        "-q",
+    ]);
+    assert_eq!(v["games"], 6);
+    assert_eq!(v["timeouts"], 6);
+    assert!(v["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .all(|r| r["timed_out"] == true));
+    assert!(stdout.contains("timeouts"), "{stdout}");
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    for (args, message) in [
+        (&["--num-games", "0"][..], "--num-games must be at least 1"),
+        (&["--jobs", "0"], "--jobs must be at least 1"),
+        (&["--timeout=-1"], "--timeout must be a positive number"),
+        (&["--timeout", "0"], "--timeout must be a positive number"),
+        (&["--timeout", "nan"], "--timeout must be a positive number"),
+        (&["--timeout", "abc"], "--timeout"),
+        (&["--timeout", "-1"], "--timeout must be a positive number"),
+        (&["--num-games", "-5"], "-5"),
+        (&["--ai", "nope"], "unknown player \"nope\""),
+        (&["--ai-opt", "bad"], "is not KEY=VALUE"),
+        (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
+        (&["--depth", "0"], "--depth must be at least 1"),
+        (&["--start-tiles", "0"], "start tiles"),
+    ] {
+        let mut all = vec!["-q"];
+        if !args.contains(&"--num-games") {
+            all.extend(["--num-games", "3"]);
+        }
+        all.extend_from_slice(args);
+        let out = ai2048(&all);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr.contains(message),
+            "{args:?}: {stderr:?} lacks {message:?}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn an_unwritable_json_file_is_an_error() {
+    let dir = temp_json("missing-dir");
+    let path = dir.join("out.json");
+    let out = ai2048(&[
+        "--ai",
+        "random",
+        "--num-games",
+        "2",
+        "-q",
+        "--json",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("cannot create"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    for quiet in [true, false] {
+        let mut args = vec!["--ai", "random", "--num-games", "20"];
+        if quiet {
+            args.push("-q");
+        }
+        let out = ai2048(&args);
+        assert!(out.status.success());
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("20 games in"));
+    }
+}
+
+#[test]
+fn the_bench_binary_takes_the_same_options() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args([
+            "--ai",
+            "random",
+            "--num-games",
+            "30",
+            "--timeout",
+            "180",
+            "-q",
+        ])
+        .output()
+        .expect("bench runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("30 games in"), "{stdout}");
+    assert!(stdout.contains("timeout 180 s/game"), "{stdout}");
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["--num-games", "0"])
+        .output()
+        .expect("bench runs");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--num-games must be at least 1"));
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let out = ai2048(&["--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(help.contains("--num-games"), "{help}");
+    assert!(help.contains("130"), "{help}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_reports_and_saves_the_finished_games() {
+    use std::time::{Duration, Instant};
+
+    let path = temp_json("interrupted");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args([
+            "bench",
+            "--ai",
+            "random",
+            "--num-games",
+            "1000000000",
+            "-q",
+            "--json",
+        ])
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ai2048 starts");
+    // Leave it time to install its handler and finish some games.
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the bench did not stop after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("interrupted: "), "{stdout}");
+    assert!(stdout.contains("of 1000000000 games finished"), "{stdout}");
+    let json = std::fs::read_to_string(&path).expect("JSON written");
+    let _ = std::fs::remove_file(&path);
+    let v: Value = serde_json::from_str(&json).expect("valid JSON");
+    let games = v["games"].as_u64().expect("games");
+    assert!(games > 0, "no game finished in 1.5 s");
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["requested_games"], 1_000_000_000u64);
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len() as u64, games);
+    // The finished games are kept in order, each complete.
+    assert!(runs
+        .iter()
+        .all(|r| r["timed_out"] == false && r["moves"].as_u64() > Some(0)));
+}
