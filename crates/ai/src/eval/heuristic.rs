@@ -187,6 +187,10 @@ impl Evaluator for RowTable {
     fn eval(&self, board: Board) -> f64 {
         f64::from(self.eval_board(board))
     }
+
+    fn row_table(&self) -> Option<&RowTable> {
+        Some(self)
+    }
 }
 
 /// The number of distinct tile values on the board, which nneonneo's search uses to

@@ -7,9 +7,18 @@ mod heuristic;
 pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
 
 /// Scores a board: higher is better.
+///
+/// Searches call [`Evaluator::eval`] at their leaves. An evaluation that is a
+/// [`RowTable`] says so through [`Evaluator::row_table`], and searches then use the
+/// table directly, without a virtual call per leaf.
 pub trait Evaluator: Send + Sync {
     /// The value of `board`.
     fn eval(&self, board: Board) -> f64;
+
+    /// This evaluation as a row table, if it is one.
+    fn row_table(&self) -> Option<&RowTable> {
+        None
+    }
 }
 
 /// A simple, classic evaluation: tiles weighted by a snake pattern from the top-left

@@ -6,7 +6,7 @@ use std::time::Instant;
 use ai2048_engine::{Board, Dir};
 
 use super::TransTable;
-use crate::eval::{distinct_tiles, RowTable};
+use crate::eval::{distinct_tiles, Evaluator, RowTable};
 use crate::{Player, SearchLimits, SearchResult};
 
 /// The settings of [`Expectimax`].
@@ -64,13 +64,13 @@ pub fn adaptive_depth(board: Board) -> u32 {
 /// ```
 pub struct Expectimax {
     config: ExpectimaxConfig,
-    table: Arc<RowTable>,
+    eval: Arc<dyn Evaluator>,
     tt: Option<TransTable>,
 }
 
 /// The state of one search: counters and the clock.
-struct Search<'a> {
-    table: &'a RowTable,
+struct Search<'a, E> {
+    eval: E,
     tt: Option<&'a mut TransTable>,
     min_probability: f32,
     p2: f32,
@@ -85,7 +85,7 @@ struct Search<'a> {
 /// Nodes between two looks at the clock (about 0.1 ms of search).
 const CHECK_INTERVAL: u64 = 8192;
 
-impl Search<'_> {
+impl<E: Fn(Board) -> f32> Search<'_, E> {
     #[inline]
     fn max_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
         if self.aborted {
@@ -112,7 +112,7 @@ impl Search<'_> {
     #[inline]
     fn chance_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
         if depth == 0 || prob < self.min_probability {
-            return self.table.eval_board(board);
+            return (self.eval)(board);
         }
         if let Some(tt) = &self.tt {
             if let Some(v) = tt.probe(board, depth) {
@@ -160,14 +160,14 @@ impl Expectimax {
     /// An expectimax player with `config` and the standard row-table evaluation.
     #[must_use]
     pub fn new(config: ExpectimaxConfig) -> Expectimax {
-        Expectimax::with_table(config, RowTable::standard())
+        Expectimax::with_eval(config, RowTable::standard())
     }
 
-    /// An expectimax player evaluating leaves with `table`.
+    /// An expectimax player evaluating leaves with `eval`.
     #[must_use]
-    pub fn with_table(config: ExpectimaxConfig, table: Arc<RowTable>) -> Expectimax {
+    pub fn with_eval(config: ExpectimaxConfig, eval: Arc<dyn Evaluator>) -> Expectimax {
         let tt = (config.tt_slots > 0).then(|| TransTable::new(config.tt_slots));
-        Expectimax { config, table, tt }
+        Expectimax { config, eval, tt }
     }
 
     /// The settings.
@@ -189,10 +189,25 @@ impl Player for Expectimax {
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
+        let eval = Arc::clone(&self.eval);
+        match eval.row_table() {
+            Some(table) => self.run(board, limits, |b| table.eval_board(b)),
+            None => self.run(board, limits, |b| eval.eval(b) as f32),
+        }
+    }
+}
+
+impl Expectimax {
+    fn run(
+        &mut self,
+        board: Board,
+        limits: &SearchLimits,
+        eval: impl Fn(Board) -> f32,
+    ) -> SearchResult {
         let start = Instant::now();
         let p4 = self.config.four_probability.clamp(0.0, 1.0);
         let mut search = Search {
-            table: &self.table,
+            eval,
             tt: self.tt.as_mut(),
             min_probability: self.config.min_probability,
             p2: 1.0 - p4,
