@@ -3,7 +3,10 @@
 
 use core::fmt;
 
-use crate::tables::{slide, LEFT, RIGHT, SCORE};
+use crate::tables::{slide, DOWN, LEFT, MOVES, RIGHT, SCORE, UP};
+
+/// The bit of `MOVES` that marks a line where two 32768s merge.
+const OVERFLOW: u8 = 4;
 use crate::{Dir, DirSet};
 
 /// The largest exponent a tile can have: 2^17 = 131072, the largest tile a 4x4 board
@@ -26,9 +29,11 @@ const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 /// The low four bits of every exponent live in a `u64`, cell 0 in the most significant
 /// nibble, so the 16 hex digits of that word read the board in reading order. The fifth
 /// bit of every exponent lives in a `u16` that is zero unless a tile of 65536 or more is
-/// on the board. A move looks up whole rows in tables built at compile time, and up and
-/// down go through a transpose. Only a board that holds a 32768 or larger tile takes a
-/// slower exact path, so 32768 + 32768 makes 65536 and 65536 + 65536 makes 131072.
+/// on the board. A move looks up whole rows in tables built at compile time; up and
+/// down gather each column with one multiply and look it up in column tables that
+/// place the moved column straight back. Only a board that holds a 32768 or larger tile
+/// takes a slower exact path, so 32768 + 32768 makes 65536 and 65536 + 65536 makes
+/// 131072.
 ///
 /// ```
 /// use ai2048_engine::{Board, Dir};
@@ -83,12 +88,12 @@ const fn nonzero_nibbles(x: u64) -> u64 {
     x & NIBBLE_ONES
 }
 
-/// Whether any nibble is 15, the 32768 tile that may merge into a 65536.
-#[inline]
-const fn has_full_nibble(x: u64) -> bool {
-    let x = x & (x >> 1);
-    let x = x & (x >> 2);
-    x & NIBBLE_ONES != 0
+/// A mask with the top bit of every nibble set where that nibble is 15, the 32768 tile
+/// that may merge into a 65536: adding 1 to the low three bits carries into the top
+/// bit only when they are all set.
+#[inline(always)]
+const fn full_nibbles(x: u64) -> u64 {
+    ((x & 0x7777_7777_7777_7777) + NIBBLE_ONES) & x & 0x8888_8888_8888_8888
 }
 
 #[inline]
@@ -113,6 +118,53 @@ fn rows_score(c: u64) -> u32 {
         + SCORE[(c >> 32) as usize & 0xFFFF]
         + SCORE[(c >> 16) as usize & 0xFFFF]
         + SCORE[c as usize & 0xFFFF]
+}
+
+/// The cells of column 0; shifted right by `4 * col`, those of column `col`.
+const COLUMN_0: u64 = 0xF000_F000_F000_F000;
+
+/// The 16-bit key of column `col`: its four nibbles, top cell first, read like a row.
+///
+/// One multiply gathers them: after the mask, the nibbles sit at bits 60, 44, 28 and
+/// 12, and the multiplier adds copies shifted by 0, 12, 24 and 36 bits; the copies that
+/// land in the top 16 bits are exactly the four wanted nibbles, and no two copies
+/// overlap, so nothing carries.
+#[inline(always)]
+const fn column(c: u64, col: u32) -> usize {
+    (((c << (4 * col)) & COLUMN_0).wrapping_mul(0x0000_0010_0100_1001) >> 48) as usize
+}
+
+#[inline(always)]
+fn cols_up(c: u64) -> u64 {
+    UP[column(c, 0)] | UP[column(c, 1)] >> 4 | UP[column(c, 2)] >> 8 | UP[column(c, 3)] >> 12
+}
+
+#[inline(always)]
+fn cols_down(c: u64) -> u64 {
+    DOWN[column(c, 0)]
+        | DOWN[column(c, 1)] >> 4
+        | DOWN[column(c, 2)] >> 8
+        | DOWN[column(c, 3)] >> 12
+}
+
+#[inline(always)]
+fn cols_score(c: u64) -> u32 {
+    SCORE[column(c, 0)] + SCORE[column(c, 1)] + SCORE[column(c, 2)] + SCORE[column(c, 3)]
+}
+
+/// Bit 0: some row moves left; bit 1: some row moves right.
+#[inline(always)]
+fn rows_moves(c: u64) -> u8 {
+    MOVES[(c >> 48) as usize]
+        | MOVES[(c >> 32) as usize & 0xFFFF]
+        | MOVES[(c >> 16) as usize & 0xFFFF]
+        | MOVES[c as usize & 0xFFFF]
+}
+
+/// Bit 0: some column moves up; bit 1: some column moves down.
+#[inline(always)]
+fn cols_moves(c: u64) -> u8 {
+    MOVES[column(c, 0)] | MOVES[column(c, 1)] | MOVES[column(c, 2)] | MOVES[column(c, 3)]
 }
 
 impl Board {
@@ -268,7 +320,7 @@ impl Board {
     /// Whether the fast table path is exact for this board: no tile of 32768 or more.
     #[inline]
     const fn is_small(self) -> bool {
-        self.high == 0 && !has_full_nibble(self.cells)
+        (full_nibbles(self.cells) | self.high as u64) == 0
     }
 
     /// The board after sliding toward `dir`, without spawning. Returns the board
@@ -291,12 +343,12 @@ impl Board {
             let cells = match dir {
                 Dir::Left => rows_left(c),
                 Dir::Right => rows_right(c),
-                Dir::Up => transpose64(rows_left(transpose64(c))),
-                Dir::Down => transpose64(rows_right(transpose64(c))),
+                Dir::Up => cols_up(c),
+                Dir::Down => cols_down(c),
             };
             Board { cells, high: 0 }
         } else {
-            self.shift_exact(dir).0
+            self.shift_large(dir).0
         }
     }
 
@@ -310,19 +362,36 @@ impl Board {
             match dir {
                 Dir::Left => (Board::from_u64(rows_left(c)), rows_score(c)),
                 Dir::Right => (Board::from_u64(rows_right(c)), rows_score(c)),
-                Dir::Up | Dir::Down => {
-                    let t = transpose64(c);
-                    let moved = if dir == Dir::Up {
-                        rows_left(t)
-                    } else {
-                        rows_right(t)
-                    };
-                    (Board::from_u64(transpose64(moved)), rows_score(t))
-                }
+                Dir::Up => (Board::from_u64(cols_up(c)), cols_score(c)),
+                Dir::Down => (Board::from_u64(cols_down(c)), cols_score(c)),
             }
         } else {
-            self.shift_exact(dir)
+            self.shift_large(dir)
         }
+    }
+
+    /// Moves a board with a tile of 32768 or more. The tables are exact unless two
+    /// 32768s merge or a 65536 or 131072 is on the board, so most such boards still
+    /// take them.
+    #[cold]
+    #[inline(never)]
+    fn shift_large(self, dir: Dir) -> (Board, u32) {
+        if self.high == 0 {
+            let c = self.cells;
+            let lines = match dir {
+                Dir::Left | Dir::Right => rows_moves(c),
+                Dir::Up | Dir::Down => cols_moves(c),
+            };
+            if lines & OVERFLOW == 0 {
+                return match dir {
+                    Dir::Left => (Board::from_u64(rows_left(c)), rows_score(c)),
+                    Dir::Right => (Board::from_u64(rows_right(c)), rows_score(c)),
+                    Dir::Up => (Board::from_u64(cols_up(c)), cols_score(c)),
+                    Dir::Down => (Board::from_u64(cols_down(c)), cols_score(c)),
+                };
+            }
+        }
+        self.shift_exact(dir)
     }
 
     /// The exact path for boards with a tile of 32768 or more: rows without such tiles
@@ -338,8 +407,7 @@ impl Board {
             let shift = 48 - 16 * r;
             let row = (b.cells >> shift) as u16;
             let high_row = (b.high >> (12 - 4 * r)) & 0xF;
-            let full = row & (row >> 1) & (row >> 2) & (row >> 3) & 0x1111 != 0;
-            if high_row == 0 && !full {
+            if high_row == 0 && MOVES[row as usize] & OVERFLOW == 0 {
                 let table = if toward_start { &LEFT } else { &RIGHT };
                 out.cells |= (table[row as usize] as u64) << shift;
                 score += SCORE[row as usize];
@@ -368,7 +436,19 @@ impl Board {
     #[must_use]
     #[inline]
     pub fn can_move(self, dir: Dir) -> bool {
-        self.shift(dir) != self
+        // A row that overflows merges, so it moves: the move bits are exact for every
+        // board without a 65536 or 131072.
+        if self.high == 0 {
+            let c = self.cells;
+            match dir {
+                Dir::Left => rows_moves(c) & 1 != 0,
+                Dir::Right => rows_moves(c) & 2 != 0,
+                Dir::Up => cols_moves(c) & 1 != 0,
+                Dir::Down => cols_moves(c) & 2 != 0,
+            }
+        } else {
+            self.shift_exact(dir).0 != self
+        }
     }
 
     /// The directions whose move changes the board.
@@ -382,9 +462,33 @@ impl Board {
     #[must_use]
     #[inline]
     pub fn legal_dirs(self) -> DirSet {
+        if self.high == 0 {
+            let mut set = DirSet::EMPTY;
+            let rows = rows_moves(self.cells);
+            let cols = cols_moves(self.cells);
+            for (dir, can) in [
+                (Dir::Up, cols & 1),
+                (Dir::Down, cols & 2),
+                (Dir::Left, rows & 1),
+                (Dir::Right, rows & 2),
+            ] {
+                if can != 0 {
+                    set = set.with(dir);
+                }
+            }
+            set
+        } else {
+            self.legal_dirs_exact()
+        }
+    }
+
+    /// [`Board::legal_dirs`] for boards with a tile of 65536 or more.
+    #[cold]
+    #[inline(never)]
+    fn legal_dirs_exact(self) -> DirSet {
         let mut set = DirSet::EMPTY;
         for dir in Dir::ALL {
-            if self.can_move(dir) {
+            if self.shift_exact(dir).0 != self {
                 set = set.with(dir);
             }
         }
@@ -394,7 +498,7 @@ impl Board {
     /// Whether no move is legal: the game is over.
     #[must_use]
     pub fn is_over(self) -> bool {
-        Dir::ALL.iter().all(|&d| !self.can_move(d))
+        self.legal_dirs().is_empty()
     }
 
     /// A mask of the empty cells: bit `15 - i` is set when cell `i` is empty (cell 0 in
@@ -402,16 +506,14 @@ impl Board {
     #[must_use]
     #[inline]
     pub fn empty_mask(self) -> u16 {
-        let full = nonzero_nibbles(self.cells);
-        // Gather bit 0 of every nibble into 16 bits, cell 0 first.
-        let mut mask = 0u16;
-        let mut x = !full & NIBBLE_ONES;
-        while x != 0 {
-            let bit = x.trailing_zeros();
-            mask |= 1 << (bit / 4);
-            x &= x - 1;
-        }
-        mask & !self.high
+        // Bit 0 of every empty nibble, then those 16 bits gathered, cell 0 (the top
+        // nibble) into bit 15: each step halves the gaps between them.
+        let x = !nonzero_nibbles(self.cells) & NIBBLE_ONES;
+        let x = (x | x >> 3) & 0x0303_0303_0303_0303;
+        let x = (x | x >> 6) & 0x000F_000F_000F_000F;
+        let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+        let x = (x | x >> 24) & 0xFFFF;
+        x as u16 & !self.high
     }
 
     /// The number of empty cells.
