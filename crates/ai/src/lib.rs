@@ -22,6 +22,8 @@ pub mod eval;
 mod limits;
 mod registry;
 pub mod search;
+pub mod signature;
+pub mod spawn_model;
 
 pub use limits::{SearchLimits, SearchResult};
 pub use registry::{create_player, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS};

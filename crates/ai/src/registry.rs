@@ -2,7 +2,10 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::path::Path;
+use std::sync::Arc;
 
+use crate::eval::{EvalConfig, EvalError, Evaluator};
 use crate::search::{Expectimax, ExpectimaxConfig, GreedyPlayer, RandomPlayer};
 use crate::Player;
 
@@ -114,22 +117,68 @@ pub struct PlayerInfo {
     pub options: &'static [(&'static str, &'static str)],
 }
 
+/// A player's options followed by those of its evaluation (see [`crate::eval`]), with
+/// the evaluation's default: `with_eval_options!("heuristic", ("depth", "..."), ...)`.
+/// A player that evaluates boards lists these and builds its evaluation with
+/// [`evaluator`].
+macro_rules! with_eval_options {
+    ($default:literal $(, ($key:expr, $about:expr))* $(,)?) => {
+        [
+            $(($key, $about),)*
+            (
+                "eval",
+                concat!(
+                    "the evaluation (default ",
+                    $default,
+                    "): heuristic, simple, corner, snake, diagonal, weighted, cobb-douglas, ",
+                    "empty, smoothness, monotonicity, merges"
+                ),
+            ),
+            (
+                "weights",
+                "a JSON weights file for the evaluation (it may name the eval)",
+            ),
+            (
+                "symmetric",
+                "true: a matrix eval takes the best of the 8 symmetries of the board",
+            ),
+            (
+                "w.NAME",
+                "sets one weight of the evaluation, e.g. w.empty=300 (after the file)",
+            ),
+        ]
+    };
+}
+
 /// Every player, the default first.
 pub const PLAYERS: &[PlayerInfo] = &[
     PlayerInfo {
         name: "expectimax",
         about: "expectimax over every spawn, with a transposition table and pruning",
-        options: &[
-            ("depth", "chance layers below the root move (default: from the board)"),
-            ("prune", "skip chance branches less likely than this (default 0.0001; 0 = off)"),
-            ("tt-mb", "transposition table size in MiB (default 64; 0 = off)"),
-            ("p4", "the probability of a 4 the search assumes (default 0.1)"),
-        ],
+        options: &with_eval_options!(
+            "heuristic",
+            (
+                "depth",
+                "chance layers below the root move (default: from the board)"
+            ),
+            (
+                "prune",
+                "skip chance branches less likely than this (default 0.0001; 0 = off)"
+            ),
+            (
+                "tt-mb",
+                "transposition table size in MiB (default 64; 0 = off)"
+            ),
+            (
+                "p4",
+                "the probability of a 4 the search assumes (default 0.1)"
+            ),
+        ),
     },
     PlayerInfo {
         name: "greedy",
-        about: "the best move after one ply on a simple evaluation",
-        options: &[],
+        about: "the best move after one ply on an evaluation (default simple)",
+        options: &with_eval_options!("simple"),
     },
     PlayerInfo {
         name: "random",
@@ -168,7 +217,7 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
             ))
         })?;
     for (key, _) in &spec.options {
-        if !info.options.iter().any(|(k, _)| k == key) {
+        if !info.options.iter().any(|(k, _)| option_matches(k, key)) {
             let known: Vec<_> = info.options.iter().map(|(k, _)| *k).collect();
             return Err(PlayerError(format!(
                 "player {} has no option {key:?}{}",
@@ -183,14 +232,87 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
     }
     Ok(match info.name {
         "random" => Box::new(RandomPlayer::new(seed)),
-        "greedy" => Box::new(GreedyPlayer::default()),
-        "expectimax" => Box::new(Expectimax::new(expectimax_config(spec)?)),
+        "greedy" => Box::new(GreedyPlayer::new(Box::new(evaluator(spec, "simple")?))),
+        "expectimax" => Box::new(Expectimax::with_eval(
+            expectimax_config(spec)?,
+            evaluator(spec, "heuristic")?,
+        )),
         other => unreachable!("player {other} listed but not built"),
     })
 }
 
+/// Whether the option `key` is the option `known` lists: the same key, or, when
+/// `known` is written `PREFIX.NAME`, any key `PREFIX.X` with a nonempty `X`.
+fn option_matches(known: &str, key: &str) -> bool {
+    match known.strip_suffix(".NAME") {
+        Some(prefix) => key
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|name| !name.is_empty()),
+        None => known == key,
+    }
+}
+
+/// The evaluation the options of `spec` describe, `default_eval` when they name none:
+///
+/// - `weights=FILE` loads a weights file, which names its evaluation;
+/// - `eval=NAME` names the evaluation (it must agree with the file's, if both);
+/// - `symmetric=true` makes a matrix evaluation symmetric;
+/// - `w.NAME=VALUE` sets one weight, after the file.
+fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, PlayerError> {
+    let bad =
+        |key: &str, e: EvalError| PlayerError(format!("player {} option {key}: {e}", spec.name));
+    let file = spec
+        .option("weights")
+        .map(|path| EvalConfig::load(Path::new(path)))
+        .transpose()
+        .map_err(|e| bad("weights", e))?;
+    let mut config = match (spec.option("eval"), file) {
+        (Some(name), Some(file)) if name != file.name() => {
+            return Err(PlayerError(format!(
+                "player {} option eval: {name} does not match the weights file {}, which is for eval {}",
+                spec.name,
+                spec.option("weights").unwrap_or_default(),
+                file.name()
+            )))
+        }
+        (_, Some(file)) => file,
+        (name, None) => {
+            EvalConfig::new(name.unwrap_or(default_eval)).map_err(|e| bad("eval", e))?
+        }
+    };
+    if let Some(symmetric) = parse_option::<bool>(spec, "symmetric", "true or false")? {
+        config
+            .set_symmetric(symmetric)
+            .map_err(|e| bad("symmetric", e))?;
+    }
+    for (key, value) in &spec.options {
+        if let Some(name) = key.strip_prefix("w.") {
+            let x: f64 = value.parse().map_err(|_| {
+                PlayerError(format!(
+                    "player {} option {key}: {value:?} is not a number",
+                    spec.name
+                ))
+            })?;
+            config.set(name, x).map_err(|e| bad(key, e))?;
+        }
+    }
+    Ok(config)
+}
+
+/// The evaluation of a player that evaluates boards, from its options `eval`,
+/// `weights`, `symmetric` and `w.NAME` (see [`eval_config`]; list them with
+/// `with_eval_options!`), `default_eval` when they name none.
+fn evaluator(spec: &PlayerSpec, default_eval: &str) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    Ok(eval_config(spec, default_eval)?.build())
+}
+
 /// Reads option `key` of `spec` as a `T`, or `None` when absent.
-fn parse_option<T: FromStr>(spec: &PlayerSpec, key: &str, what: &str) -> Result<Option<T>, PlayerError> {
+fn parse_option<T: FromStr>(
+    spec: &PlayerSpec,
+    key: &str,
+    what: &str,
+) -> Result<Option<T>, PlayerError> {
     spec.option(key)
         .map(|v| {
             v.parse().map_err(|_| {

@@ -36,19 +36,71 @@ pub struct HeuristicWeights {
 
 impl Default for HeuristicWeights {
     fn default() -> HeuristicWeights {
-        HeuristicWeights {
-            base: 200_000.0,
-            empty: 270.0,
-            merges: 700.0,
-            mono: 47.0,
-            mono_power: 4.0,
-            sum: 11.0,
-            sum_power: 3.5,
-        }
+        HeuristicWeights::TUNED
     }
 }
 
 impl HeuristicWeights {
+    /// The weights tuned by nneonneo/2048-ai, which [`HeuristicWeights::default`]
+    /// returns.
+    pub const TUNED: HeuristicWeights = HeuristicWeights {
+        base: 200_000.0,
+        empty: 270.0,
+        merges: 700.0,
+        mono: 47.0,
+        mono_power: 4.0,
+        sum: 11.0,
+        sum_power: 3.5,
+    };
+
+    /// The names of the weights, as weights files write them, in the order of
+    /// [`HeuristicWeights::to_array`].
+    pub const NAMES: [&'static str; 7] = [
+        "base",
+        "empty",
+        "merges",
+        "mono",
+        "mono_power",
+        "sum",
+        "sum_power",
+    ];
+
+    /// The weights as an array, in the order of [`HeuristicWeights::NAMES`].
+    ///
+    /// ```
+    /// use ai2048_ai::eval::HeuristicWeights;
+    /// let w = HeuristicWeights::default();
+    /// assert_eq!(w.to_array()[1], w.empty);
+    /// assert_eq!(HeuristicWeights::from_array(w.to_array()), w);
+    /// ```
+    #[must_use]
+    pub const fn to_array(&self) -> [f64; 7] {
+        [
+            self.base,
+            self.empty,
+            self.merges,
+            self.mono,
+            self.mono_power,
+            self.sum,
+            self.sum_power,
+        ]
+    }
+
+    /// The weights from an array in the order of [`HeuristicWeights::NAMES`].
+    #[must_use]
+    pub const fn from_array(values: [f64; 7]) -> HeuristicWeights {
+        let [base, empty, merges, mono, mono_power, sum, sum_power] = values;
+        HeuristicWeights {
+            base,
+            empty,
+            merges,
+            mono,
+            mono_power,
+            sum,
+            sum_power,
+        }
+    }
+
     /// The score of one line of four exponents (0 = empty).
     ///
     /// ```
@@ -203,4 +255,3 @@ pub fn distinct_tiles(board: Board) -> u32 {
     }
     (seen >> 1).count_ones()
 }
-

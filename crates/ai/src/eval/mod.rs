@@ -1,10 +1,62 @@
-//! Evaluation functions: how good a board looks, without searching.
+//! Evaluation functions: how good a board looks, without searching, as data.
+//!
+//! Every evaluation has a name in [`EVALS`] and a flat vector of named weights; an
+//! [`EvalConfig`] holds both, builds the [`Evaluator`], reads and writes the weights
+//! file ([`EvalConfig::from_json`], [`EvalConfig::to_json`]), and lets an optimizer
+//! tune any evaluation the same way ([`EvalConfig::params`],
+//! [`EvalConfig::with_params`]). The players `greedy` and `expectimax` take the options
+//! `eval=NAME`, `weights=FILE`, `symmetric=true` and `w.NAME=VALUE`.
+//!
+//! | name | what | weights |
+//! |------|------|---------|
+//! | `heuristic` | nneonneo's row-table heuristic ([`RowTable`]), expectimax's default | [`HeuristicWeights`] |
+//! | `simple` | [`Simple`]: the snake matrix plus 64 per empty cell, greedy's default | none |
+//! | `corner`, `snake`, `diagonal` | [`MatrixEval`]: tile values × [`CORNER`], [`SNAKE`], [`DIAGONAL`], plus a bonus per empty cell | `m00`…`m33`, `empty` |
+//! | `weighted` | [`Weighted`]: Σ weight × [`Feature`] | one per feature |
+//! | `cobb-douglas` | [`CobbDouglas`]: Π heuristic^exponent, in [0, 1] | four exponents |
+//! | `empty`, `smoothness`, `monotonicity`, `merges` | one [`Feature`] | its weight |
+//!
+//! Every evaluation is finite on every board, tiles of 65536 and 131072 included, and
+//! all but `heuristic` are also non-negative: the searches score a lost board 0, below
+//! every living one. (`heuristic` keeps nneonneo's weights, whose tile-sum penalty
+//! outweighs the per-line base on lines of very large tiles, such as
+//! `32768 16384 8192 4096`: a board of several such lines scores below 0.)
+//!
+//! ```
+//! use ai2048_ai::eval::{create_eval, EVALS};
+//! use ai2048_engine::Board;
+//! let board: Board = "131072 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse()?;
+//! for info in EVALS {
+//!     let v = create_eval(info.name, None)?.eval(board);
+//!     assert!(v.is_finite() && v >= 0.0, "{}: {v}", info.name);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::Arc;
 
 use ai2048_engine::Board;
 
+mod catalog;
+pub mod cobb_douglas;
+mod config;
+pub mod features;
+pub mod file;
 mod heuristic;
+pub mod matrix;
+mod simple;
+mod weighted;
 
+pub use catalog::{
+    create_eval, eval_info, EvalInfo, WeightInfo, DEFAULT_EVAL, EVALS, MATRIX_NAMES, MAX_WEIGHT,
+};
+pub use cobb_douglas::{CobbDouglas, Heuristics, COBB_DOUGLAS_EXPONENTS, FLOOR};
+pub use config::{EvalConfig, EvalError};
+pub use features::Feature;
 pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
+pub use matrix::{symmetries, MatrixEval, CORNER, DIAGONAL, SNAKE};
+pub use simple::{Simple, SIMPLE_EMPTY_BONUS};
+pub use weighted::Weighted;
 
 /// Scores a board: higher is better.
 ///
@@ -21,38 +73,21 @@ pub trait Evaluator: Send + Sync {
     }
 }
 
-/// A simple, classic evaluation: tiles weighted by a snake pattern from the top-left
-/// corner, plus a bonus for every empty cell.
+/// A shared evaluation evaluates as the one it shares, so the `Arc<dyn Evaluator>` that
+/// [`EvalConfig::build`] returns serves where a `Box<dyn Evaluator>` is wanted.
 ///
 /// ```
-/// use ai2048_ai::eval::{Evaluator, Simple};
-/// use ai2048_engine::Board;
-/// let corner: Board = "1024 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
-/// let middle: Board = "0 0 0 0/0 1024 0 0/0 0 0 0/0 0 0 0".parse()?;
-/// assert!(Simple.eval(corner) > Simple.eval(middle));
-/// # Ok::<(), ai2048_engine::ParseBoardError>(())
+/// use ai2048_ai::eval::{create_eval, Evaluator};
+/// use ai2048_ai::search::GreedyPlayer;
+/// let player = GreedyPlayer::new(Box::new(create_eval("snake", None)?));
+/// # Ok::<(), ai2048_ai::eval::EvalError>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Simple;
-
-/// The snake weights: the top row from left to right, the second from right to left,
-/// and so on, each cell worth a quarter of the one before.
-const SNAKE: [f64; 16] = {
-    let order = [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12];
-    let mut w = [0.0; 16];
-    let mut i = 0;
-    let mut weight = 1.0;
-    while i < 16 {
-        w[order[i]] = weight;
-        weight /= 2.0;
-        i += 1;
-    }
-    w
-};
-
-impl Evaluator for Simple {
+impl<E: Evaluator + ?Sized> Evaluator for Arc<E> {
     fn eval(&self, board: Board) -> f64 {
-        let placed: f64 = (0..16).map(|i| f64::from(board.tile(i)) * SNAKE[i]).sum();
-        placed + 64.0 * f64::from(board.empty_count())
+        (**self).eval(board)
+    }
+
+    fn row_table(&self) -> Option<&RowTable> {
+        (**self).row_table()
     }
 }

@@ -1,5 +1,6 @@
 //! Expectimax: max nodes over the player's moves, chance nodes over every spawn.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,6 +23,10 @@ pub struct ExpectimaxConfig {
     pub tt_slots: usize,
     /// The probability of a 4 that the search assumes.
     pub four_probability: f32,
+    /// Threads searching each move. With more than one, the root's spawns are shared
+    /// out and each thread has its own transposition table, so results may differ
+    /// from run to run by which thread cached what.
+    pub threads: usize,
 }
 
 impl Default for ExpectimaxConfig {
@@ -31,6 +36,7 @@ impl Default for ExpectimaxConfig {
             min_probability: 1e-4,
             tt_slots: 1 << 22,
             four_probability: 0.1,
+            threads: 1,
         }
     }
 }
@@ -65,7 +71,8 @@ pub fn adaptive_depth(board: Board) -> u32 {
 pub struct Expectimax {
     config: ExpectimaxConfig,
     eval: Arc<dyn Evaluator>,
-    tt: Option<TransTable>,
+    /// One transposition table per thread (none when they are off).
+    tts: Vec<TransTable>,
 }
 
 /// The state of one search: counters and the clock.
@@ -166,8 +173,19 @@ impl Expectimax {
     /// An expectimax player evaluating leaves with `eval`.
     #[must_use]
     pub fn with_eval(config: ExpectimaxConfig, eval: Arc<dyn Evaluator>) -> Expectimax {
-        let tt = (config.tt_slots > 0).then(|| TransTable::new(config.tt_slots));
-        Expectimax { config, eval, tt }
+        let threads = config.threads.max(1);
+        let tts = if config.tt_slots > 0 {
+            (0..threads)
+                .map(|_| TransTable::new(config.tt_slots))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Expectimax {
+            config: ExpectimaxConfig { threads, ..config },
+            eval,
+            tts,
+        }
     }
 
     /// The settings.
@@ -183,7 +201,7 @@ impl Player for Expectimax {
     }
 
     fn new_game(&mut self) {
-        if let Some(tt) = &mut self.tt {
+        for tt in &mut self.tts {
             tt.clear();
         }
     }
@@ -191,51 +209,158 @@ impl Player for Expectimax {
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let eval = Arc::clone(&self.eval);
         match eval.row_table() {
-            Some(table) => self.run(board, limits, |b| table.eval_board(b)),
-            None => self.run(board, limits, |b| eval.eval(b) as f32),
+            Some(table) => self.run(board, limits, &|b| table.eval_board(b)),
+            None => self.run(board, limits, &|b| eval.eval(b) as f32),
         }
     }
 }
 
+fn new_search<'a, E>(
+    config: &ExpectimaxConfig,
+    eval: E,
+    tt: Option<&'a mut TransTable>,
+    deadline: Option<Instant>,
+) -> Search<'a, E> {
+    let p4 = config.four_probability.clamp(0.0, 1.0);
+    Search {
+        eval,
+        tt,
+        min_probability: config.min_probability,
+        p2: 1.0 - p4,
+        p4,
+        nodes: 0,
+        next_check: CHECK_INTERVAL,
+        deadline,
+        aborted: false,
+    }
+}
+
+/// What one search thread brings back: (task, value) pairs, its nodes, and whether it
+/// ran out of time.
+type WorkerOutcome = (Vec<(usize, f32)>, u64, bool);
+
+/// The values of the root moves at one depth, or `None` if time ran out.
+type RootValues = Option<[Option<f64>; 4]>;
+
 impl Expectimax {
-    fn run(
+    /// Searches every root move `depth` deep; returns the values and the nodes.
+    fn root<E: Fn(Board) -> f32 + Sync>(
+        &mut self,
+        board: Board,
+        depth: u32,
+        deadline: Option<Instant>,
+        eval: &E,
+    ) -> (RootValues, u64) {
+        if self.config.threads > 1 && depth > 0 {
+            return self.root_parallel(board, depth, deadline, eval);
+        }
+        let mut search = new_search(&self.config, eval, self.tts.first_mut(), deadline);
+        let values = search.root(board, depth);
+        (values, search.nodes)
+    }
+
+    /// The root's spawns shared out among threads: each thread takes the next
+    /// (move, cell, tile) from a counter and searches it with its own table.
+    fn root_parallel<E: Fn(Board) -> f32 + Sync>(
+        &mut self,
+        board: Board,
+        depth: u32,
+        deadline: Option<Instant>,
+        eval: &E,
+    ) -> (RootValues, u64) {
+        let p4 = self.config.four_probability.clamp(0.0, 1.0);
+        let mut values = [None; 4];
+        // (direction, board after the spawn, weight of the spawn within its move)
+        let mut tasks: Vec<(usize, Board, f32)> = Vec::new();
+        let mut nodes = 0;
+        for dir in Dir::ALL {
+            let next = board.shift(dir);
+            nodes += 1;
+            if next == board {
+                continue;
+            }
+            values[dir.index()] = Some(0.0);
+            let empty = next.empty_mask();
+            let n = empty.count_ones() as f32;
+            for bit in (0..16).filter(|b| empty & (1 << b) != 0) {
+                let cell = 15 - bit;
+                tasks.push((dir.index(), next.with_exponent(cell, 1), (1.0 - p4) / n));
+                if p4 > 0.0 {
+                    tasks.push((dir.index(), next.with_exponent(cell, 2), p4 / n));
+                }
+            }
+        }
+        let counter = AtomicUsize::new(0);
+        let threads = self.config.threads;
+        let mut tts: Vec<Option<&mut TransTable>> = self.tts.iter_mut().map(Some).collect();
+        tts.resize_with(threads, || None);
+        let config = &self.config;
+        let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
+            let handles: Vec<_> = tts
+                .into_iter()
+                .map(|tt| {
+                    let (tasks, counter) = (&tasks, &counter);
+                    scope.spawn(move || {
+                        let mut search = new_search(config, eval, tt, deadline);
+                        let mut done = Vec::new();
+                        loop {
+                            let i = counter.fetch_add(1, Ordering::Relaxed);
+                            let Some(&(_, child, weight)) = tasks.get(i) else {
+                                break;
+                            };
+                            done.push((i, search.max_node(child, depth - 1, weight)));
+                            if search.aborted {
+                                break;
+                            }
+                        }
+                        (done, search.nodes, search.aborted)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        });
+        let mut aborted = false;
+        for (done, n, stopped) in outcomes {
+            nodes += n;
+            aborted |= stopped;
+            for (i, v) in done {
+                let (dir, _, weight) = tasks[i];
+                if let Some(sum) = &mut values[dir] {
+                    *sum += f64::from(weight) * f64::from(v);
+                }
+            }
+        }
+        ((!aborted).then_some(values), nodes)
+    }
+
+    fn run<E: Fn(Board) -> f32 + Sync>(
         &mut self,
         board: Board,
         limits: &SearchLimits,
-        eval: impl Fn(Board) -> f32,
+        eval: &E,
     ) -> SearchResult {
         let start = Instant::now();
-        let p4 = self.config.four_probability.clamp(0.0, 1.0);
-        let mut search = Search {
-            eval,
-            tt: self.tt.as_mut(),
-            min_probability: self.config.min_probability,
-            p2: 1.0 - p4,
-            p4,
-            nodes: 0,
-            next_check: CHECK_INTERVAL,
-            deadline: None,
-            aborted: false,
-        };
         let fixed = limits.depth.or(self.config.depth);
         let Some(budget) = limits.time else {
             let depth = fixed.unwrap_or_else(|| adaptive_depth(board));
-            let values = search.root(board, depth).expect("no deadline");
-            return SearchResult::from_values(values, depth, search.nodes);
+            let (values, nodes) = self.root(board, depth, None, eval);
+            return SearchResult::from_values(values.expect("no deadline"), depth, nodes);
         };
         // Iterative deepening up to the depth limit, if any: deeper while the next depth
         // is likely to finish in time.
-        search.deadline = Some(start + budget);
+        let deadline = Some(start + budget);
         let max_depth = fixed.unwrap_or(u32::MAX).min(64);
-        let mut best = SearchResult::from_values(
-            search.root(board, 0).expect("depth 0 always finishes"),
-            0,
-            0,
-        );
+        let (values, mut nodes) = self.root(board, 0, deadline, eval);
+        let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
         let mut depth = 1;
         while depth <= max_depth {
             let before = start.elapsed();
-            let Some(values) = search.root(board, depth) else {
+            let (values, n) = self.root(board, depth, deadline, eval);
+            nodes += n;
+            let Some(values) = values else {
                 break;
             };
             best = SearchResult::from_values(values, depth, 0);
@@ -246,7 +371,7 @@ impl Expectimax {
             }
             depth += 1;
         }
-        best.nodes = search.nodes;
+        best.nodes = nodes;
         best
     }
 }

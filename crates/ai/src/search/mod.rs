@@ -3,10 +3,14 @@
 
 mod expectimax;
 mod greedy;
+mod mcts;
+mod minimax;
 mod random;
 mod tt;
 
 pub use expectimax::{adaptive_depth, Expectimax, ExpectimaxConfig};
 pub use greedy::GreedyPlayer;
+pub use mcts::{Mcts, MctsConfig, MctsMode, Playout};
+pub use minimax::{Minimax, MinimaxConfig};
 pub use random::RandomPlayer;
 pub use tt::TransTable;
