@@ -49,6 +49,7 @@ pub fn to_json(config: &BenchConfig, records: &[GameRecord]) -> serde_json::Resu
         moves_per_sec: s.map(|s| s.moves_per_sec),
         ms_per_move_mean: s.map(|s| s.ms_per_move_mean),
         ms_per_move_max: s.map(|s| s.ms_per_move_max),
+        nodes_per_sec: s.map(|s| s.nodes_per_sec),
         timeouts: s.map_or(0, |s| s.timeouts),
         reach: Reach(s.map_or(&[], |s| &s.reach)),
         reach_ci: ReachCi(s.map_or(&[], |s| &s.reach)),
@@ -88,6 +89,7 @@ struct Head<'a> {
     moves_per_sec: Option<f64>,
     ms_per_move_mean: Option<f64>,
     ms_per_move_max: Option<f64>,
+    nodes_per_sec: Option<f64>,
     timeouts: usize,
     reach: Reach<'a>,
     reach_ci: ReachCi<'a>,
@@ -177,6 +179,7 @@ mod tests {
             seconds: 0.25,
             timed_out: index == 1,
             max_ms_per_move: 2.0,
+            nodes: 0,
         }
     }
 

@@ -8,6 +8,8 @@
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
 //!   [`reach_table`] are its parts.
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
+//! - [`SweepConfig`] and [`run_sweep`]: the same games at several search depths, one
+//!   table row per depth ([`format_sweep`]), and [`plot_sweep`]: score against time.
 //!
 //! Game `i` of a run from seed `s` is played from seed `derive_seed(s, i)`, by a
 //! player created from that seed too, so a run's results do not depend on the number
@@ -37,13 +39,20 @@
 #![deny(missing_docs)]
 
 mod json;
+mod plot;
 mod record;
 mod report;
 mod run;
 mod stats;
+mod sweep;
 
 pub use json::to_json;
+pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use record::GameRecord;
 pub use report::format_summary;
 pub use run::{play_game, run_bench, BenchConfig, BenchError};
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
+pub use sweep::{
+    format_sweep, parse_depths, run_sweep, Sweep, SweepConfig, SweepRow, MAX_SWEEP_DEPTH,
+    SWEEP_COLUMNS, SWEEP_TILES,
+};

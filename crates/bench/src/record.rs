@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 /// ```
 /// use ai2048_bench::GameRecord;
 /// let a = GameRecord { index: 3, seed: 42, score: 1200, max_tile: 128, moves: 150,
-///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01 };
-/// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, ..a };
+///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01, nodes: 0 };
+/// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, nodes: 7, ..a };
 /// assert!(a.same_outcome(&b));
 /// assert!(!a.same_outcome(&GameRecord { score: 1204, ..a }));
 /// ```
@@ -28,13 +28,18 @@ pub struct GameRecord {
     pub max_tile: u32,
     /// The moves played.
     pub moves: u64,
-    /// The game's wall-clock time in seconds, from creating it to its last move.
+    /// The game's wall-clock time in seconds, from its first move to its last (the
+    /// player's setup is not counted).
     pub seconds: f64,
     /// Whether the game ran out of time before it was over; it counts with what it
     /// reached.
     pub timed_out: bool,
     /// The longest move in milliseconds: the player's search plus playing the move.
     pub max_ms_per_move: f64,
+    /// The nodes the player searched over the whole game (see
+    /// `ai2048_ai::SearchResult::nodes`).
+    #[serde(default)]
+    pub nodes: u64,
 }
 
 impl GameRecord {

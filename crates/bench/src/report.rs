@@ -12,7 +12,7 @@ use crate::{Summary, REACH_FROM};
 /// ```
 /// use ai2048_bench::{format_summary, GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 500,
-///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1 };
+///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1, nodes: 0 };
 /// let summary = Summary::from_records(&[game(7000, 512), game(16000, 1024)]).expect("games");
 /// let text = format_summary(&summary);
 /// assert!(text.contains("median"));
@@ -53,6 +53,14 @@ pub fn format_summary(s: &Summary) -> String {
                 si(s.moves_per_sec),
                 duration_ms(s.ms_per_move_mean),
                 duration_ms(s.ms_per_move_max)
+            ),
+        ),
+        (
+            "search",
+            format!(
+                "{} nodes/s per thread, {} nodes per move",
+                si(s.nodes_per_sec),
+                si(s.total_nodes as f64 / s.total_moves.max(1) as f64)
             ),
         ),
         ("timeouts", timeouts),
@@ -160,6 +168,7 @@ mod tests {
             seconds: 0.002,
             timed_out: false,
             max_ms_per_move: 0.0031,
+            nodes: 0,
         }
     }
 

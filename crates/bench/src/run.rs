@@ -210,14 +210,16 @@ fn play(
     index: u64,
     stopped: impl Fn() -> bool,
 ) -> Result<Option<GameRecord>, BenchError> {
-    let start = Instant::now();
     let seed = config.game_seed(index);
     let mut game = Game::new(seed, config.rules).map_err(BenchError::Rules)?;
     let mut player = create_player(&config.player, seed).map_err(BenchError::Player)?;
+    // The clock starts once the player is ready: setting up its tables is not play.
+    let start = Instant::now();
     let deadline = config.timeout.and_then(|t| start.checked_add(t));
     let mut limits = config.limits;
     let mut last = Instant::now();
     let mut max_move = Duration::ZERO;
+    let mut nodes = 0u64;
     let mut timed_out = false;
     // `is_over` is asked only when something else ends the loop: a player returns no
     // move exactly when the game is over, so the common path skips it.
@@ -237,7 +239,9 @@ fn play(
                 limits.time = Some(time.min(deadline - last));
             }
         }
-        let Some(dir) = player.search(game.board(), &limits).dir else {
+        let result = player.search(game.board(), &limits);
+        nodes += result.nodes;
+        let Some(dir) = result.dir else {
             if game.is_over() {
                 break;
             }
@@ -273,6 +277,7 @@ fn play(
         seconds: last.duration_since(start).as_secs_f64(),
         timed_out,
         max_ms_per_move: max_move.as_secs_f64() * 1e3,
+        nodes,
     }))
 }
 

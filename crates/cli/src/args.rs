@@ -29,6 +29,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Play many games and report statistics.
     Bench(BenchArgs),
+    /// Play the same games at several search depths: a table and a plot of score against time.
+    Sweep(SweepArgs),
     /// Answer JSON requests, one per line, on stdin (for other programs and graders).
     Engine(EngineArgs),
     /// Check a saved replay and print its final board.
@@ -140,10 +142,12 @@ pub struct PlayArgs {
 
 /// `ai2048 bench`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "Prints the summary to stdout, with the share of games reaching each \
+#[command(
+    after_help = "Prints the summary to stdout, with the share of games reaching each \
 tile from 512 up and its 95% confidence interval. Ctrl-C stops the run cleanly: the games \
 in progress are dropped, the finished ones are reported and written to the --json file, \
-and the exit code is 130 (a second Ctrl-C quits at once). A complete run exits with 0.")]
+and the exit code is 130 (a second Ctrl-C quits at once). A complete run exits with 0."
+)]
 pub struct BenchArgs {
     #[command(flatten)]
     pub ai: AiArgs,
@@ -162,6 +166,49 @@ pub struct BenchArgs {
     #[arg(long, short = 'j', value_name = "J")]
     pub jobs: Option<usize>,
     /// Write the statistics and every game's record to this JSON file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `ai2048 sweep`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "Plays --num-games games at each depth, the same games (seeds) at every \
+depth, and prints one row per depth: depth, games, max score, mean score, moves/s (of one \
+thread), and the share of games reaching 2048, 4096, 8192 and 16384. --plot draws score \
+against mean time per move, one point per game, coloured by depth. Ctrl-C stops the sweep \
+cleanly: the depths finished and the finished games of the depth in progress are reported, \
+plotted and written to the --json file, and the exit code is 130 (a second Ctrl-C quits at \
+once). A complete sweep exits with 0."
+)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub ai: AiArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The depths: a list (0,1,2), an inclusive range (1..4 is 1,2,3,4) or both (0,2..4);
+    /// each from 0 to 20.
+    #[arg(long, default_value = "1..3", value_name = "LIST")]
+    pub depths: String,
+    /// How many games to play at each depth.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub num_games: u64,
+    /// Seconds per game: a game that runs out stops there and counts with what it reached.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    pub timeout: Option<f64>,
+    /// The seed of the sweep: game i of every depth plays seed derive(S, i).
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Games played at once, one per thread (default: all cores).
+    #[arg(long, short = 'j', value_name = "J")]
+    pub jobs: Option<usize>,
+    /// Draw score against time per move to this file: .svg or .png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Write the table and every game's record to this JSON file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// No progress bar.

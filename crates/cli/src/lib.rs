@@ -16,6 +16,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Watch(a)) => commands::watch::run(&a),
         Some(Command::Play(a)) => commands::play::run(&a),
         Some(Command::Bench(a)) => commands::bench::run(&a),
+        Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
     };

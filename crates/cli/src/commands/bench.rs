@@ -96,21 +96,8 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
     if args.num_games == 0 {
         bail!("--num-games must be at least 1");
     }
-    let jobs = match args.jobs {
-        Some(0) => bail!("--jobs must be at least 1"),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let timeout = match args.timeout {
-        None => None,
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            bail!("--timeout must be a positive number of seconds, not {t}")
-        }
-        Some(t) => match Duration::try_from_secs_f64(t) {
-            Ok(d) => Some(d),
-            Err(_) => bail!("--timeout {t:e} is too large"),
-        },
-    };
+    let jobs = jobs(args.jobs)?;
+    let timeout = timeout(args.timeout)?;
     let config = BenchConfig {
         games: args.num_games,
         seed: args.seed,
@@ -124,9 +111,32 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
     Ok(config)
 }
 
+/// The validated `--jobs`: all cores when left out.
+pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize> {
+    Ok(match jobs {
+        Some(0) => bail!("--jobs must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
+}
+
+/// The validated `--timeout`, in seconds per game.
+pub(crate) fn timeout(timeout: Option<f64>) -> Result<Option<Duration>> {
+    Ok(match timeout {
+        None => None,
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, not {t}")
+        }
+        Some(t) => match Duration::try_from_secs_f64(t) {
+            Ok(d) => Some(d),
+            Err(_) => bail!("--timeout {t:e} is too large"),
+        },
+    })
+}
+
 /// Installs the Ctrl-C handler (once per process) and returns the stop flag, cleared
 /// for a new run. The first Ctrl-C sets the flag; the next one exits at once.
-fn catch_ctrl_c() -> &'static AtomicBool {
+pub(crate) fn catch_ctrl_c() -> &'static AtomicBool {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     STOP.store(false, Ordering::SeqCst);
     PRESSES.store(0, Ordering::SeqCst);
@@ -163,7 +173,7 @@ fn describe(c: &BenchConfig) -> String {
 }
 
 /// The rules, in a few words.
-fn describe_rules(r: Rules) -> String {
+pub(crate) fn describe_rules(r: Rules) -> String {
     format!(
         "{} start tiles, p(4) {}, illegal moves {}",
         r.start_tiles,

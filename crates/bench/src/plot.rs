@@ -1,0 +1,405 @@
+//! The plot of a sweep: score against time per move, one point per game, coloured by
+//! depth, as in the ZHAW blog post's scatter plot.
+
+use core::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+
+use crate::SweepRow;
+
+/// DejaVu Sans, cut down to ASCII (see `assets/LICENSE-DejaVu.txt`): embedded, so
+/// that PNG plots have text on machines with no fonts installed.
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
+
+/// The size of a plot, in pixels.
+const SIZE: (u32, u32) = (960, 640);
+
+/// One colour per depth, in the order of the rows (Tableau 10), then round again.
+const COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The file formats of [`plot_sweep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotFormat {
+    /// SVG: vector graphics, text as text.
+    Svg,
+    /// PNG: a bitmap of 960 × 640 pixels.
+    Png,
+}
+
+impl PlotFormat {
+    /// The format a file name asks for, by its extension (`.svg` or `.png`, in any
+    /// case).
+    ///
+    /// # Errors
+    ///
+    /// A [`PlotError`] naming the file, for any other extension or none.
+    ///
+    /// ```
+    /// use ai2048_bench::PlotFormat;
+    /// use std::path::Path;
+    /// assert_eq!(PlotFormat::from_path(Path::new("out/sweep.svg"))?, PlotFormat::Svg);
+    /// assert_eq!(PlotFormat::from_path(Path::new("SWEEP.PNG"))?, PlotFormat::Png);
+    /// assert!(PlotFormat::from_path(Path::new("sweep.pdf")).is_err());
+    /// assert!(PlotFormat::from_path(Path::new("sweep")).is_err());
+    /// # Ok::<(), ai2048_bench::PlotError>(())
+    /// ```
+    pub fn from_path(path: &Path) -> Result<PlotFormat, PlotError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("svg") => Ok(PlotFormat::Svg),
+            Some("png") => Ok(PlotFormat::Png),
+            _ => Err(PlotError(format!(
+                "cannot tell the format of the plot {}: name it .svg or .png",
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// Why a plot could not be drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotError(pub String);
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+/// Draws the rows of a sweep as a scatter plot, in `format`, and returns the file's
+/// bytes: one point per game, its score against its mean time per move in
+/// milliseconds on a logarithmic scale, coloured by depth, with a line through the
+/// mean of each depth (mean time per move, mean score) and `title` above.
+///
+/// # Errors
+///
+/// When drawing or encoding fails, which it should not.
+///
+/// ```
+/// use ai2048_bench::{plot_sweep, GameRecord, PlotFormat, SweepRow};
+/// let game = |score, seconds| GameRecord { index: 0, seed: 0, score, max_tile: 1024,
+///     moves: 1000, seconds, timed_out: false, max_ms_per_move: 1.0, nodes: 0 };
+/// let rows = [
+///     SweepRow::new(1, 2, vec![game(9000, 0.05), game(12000, 0.06)]),
+///     SweepRow::new(2, 2, vec![game(20000, 0.9), game(25000, 1.1)]),
+/// ];
+/// let svg = plot_sweep(&rows, PlotFormat::Svg, "expectimax")?;
+/// let text = String::from_utf8(svg).expect("SVG is text");
+/// assert!(text.starts_with("<svg") && text.contains("depth 2"));
+/// let png = plot_sweep(&rows, PlotFormat::Png, "expectimax")?;
+/// assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+/// # Ok::<(), ai2048_bench::PlotError>(())
+/// ```
+pub fn plot_sweep(
+    rows: &[SweepRow],
+    format: PlotFormat,
+    title: &str,
+) -> Result<Vec<u8>, PlotError> {
+    register_fonts()?;
+    match format {
+        PlotFormat::Svg => {
+            let mut svg = String::new();
+            draw(
+                SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+                rows,
+                title,
+            )?;
+            Ok(svg.into_bytes())
+        }
+        PlotFormat::Png => {
+            let (w, h) = SIZE;
+            let mut pixels = vec![0u8; w as usize * h as usize * 3];
+            draw(
+                BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area(),
+                rows,
+                title,
+            )?;
+            encode_png(&pixels, SIZE)
+        }
+    }
+}
+
+/// Registers the embedded font as plotters' `sans-serif`, once.
+fn register_fonts() -> Result<(), PlotError> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok =
+        *REGISTERED.get_or_init(|| register_font("sans-serif", FontStyle::Normal, FONT).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError("the embedded font is invalid".to_owned()))
+    }
+}
+
+/// The points of a row: (log10 of the mean ms per move, score) of each game that
+/// moved.
+fn points(row: &SweepRow) -> impl Iterator<Item = (f64, f64)> + '_ {
+    row.records
+        .iter()
+        .filter(|r| r.moves > 0)
+        .map(|r| (log_ms_per_move(r.seconds, r.moves), r.score as f64))
+}
+
+/// The decimal logarithm of a time per move in milliseconds, of at least a
+/// nanosecond. The time axis is drawn as a linear axis of these logarithms, labelled
+/// with the times: plotters' own logarithmic axis leaves partial decades unlabelled.
+fn log_ms_per_move(seconds: f64, moves: u64) -> f64 {
+    (seconds * 1e3 / moves as f64).max(1e-6).log10()
+}
+
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    rows: &[SweepRow],
+    title: &str,
+) -> Result<(), PlotError> {
+    let fail =
+        |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError(format!("cannot draw the plot: {e}"));
+    root.fill(&WHITE).map_err(fail)?;
+    let all: Vec<(f64, f64)> = rows.iter().flat_map(points).collect();
+    let (x_low, x_high) = decades(all.iter().map(|p| p.0));
+    let y_high = all.iter().map(|p| p.1).fold(100.0f64, f64::max) * 1.08;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x_low..x_high, 0.0..y_high)
+        .map_err(fail)?;
+    // Light lines at 2, 3, ... 9 times each power of ten, drawn first.
+    let minor = (x_low as i32..x_high as i32).flat_map(|d| {
+        (2..10).map(move |k| {
+            let x = f64::from(d) + f64::from(k).log10();
+            PathElement::new([(x, 0.0), (x, y_high)], BLACK.mix(0.07))
+        })
+    });
+    chart.draw_series(minor).map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_desc("mean time per move (ms, log scale)")
+        .y_desc("score")
+        // One label per power of ten.
+        .x_labels((x_high - x_low) as usize + 1)
+        .x_label_formatter(&|x| format_ms(10f64.powf(*x)))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(fail)?;
+    for (i, row) in rows.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        chart
+            .draw_series(points(row).map(|p| Circle::new(p, 3, colour.mix(0.75).filled())))
+            .map_err(fail)?
+            .label(format!("depth {} ({} games)", row.depth, row.games()))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+    }
+    let means: Vec<(f64, f64)> = rows
+        .iter()
+        .filter_map(|row| {
+            let s = row.summary.as_ref()?;
+            (s.total_moves > 0).then(|| {
+                let x = log_ms_per_move(s.total_seconds, s.total_moves);
+                (x, s.mean_score)
+            })
+        })
+        .collect();
+    if !means.is_empty() {
+        let style = BLACK.mix(0.7).stroke_width(2);
+        chart
+            .draw_series(LineSeries::new(means.iter().copied(), style))
+            .map_err(fail)?
+            .label("mean of each depth")
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], style));
+        chart
+            .draw_series(
+                means
+                    .iter()
+                    .map(|&p| Cross::new(p, 6, BLACK.stroke_width(2))),
+            )
+            .map_err(fail)?;
+    }
+    if !rows.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.5))
+            .draw()
+            .map_err(fail)?;
+    }
+    root.present().map_err(fail)
+}
+
+/// The time axis, as powers of ten: the whole decades around the logarithms of the
+/// times, at least one.
+fn decades(log_times: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (low, high) = log_times.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+        (l.min(x), h.max(x))
+    });
+    if low > high {
+        return (-3.0, 0.0);
+    }
+    // A little room, so that no point sits on the frame.
+    let room = 1.05f64.log10();
+    let low = (low - room).floor();
+    (low, (high + room).ceil().max(low + 1.0))
+}
+
+/// A tick of the time axis: `0.001`, `0.05`, `2`, `1500`.
+fn format_ms(ms: f64) -> String {
+    if ms >= 1.0 {
+        format!("{ms:.0}")
+    } else {
+        // Enough decimals for the first significant digit, and no trailing zeros.
+        let decimals = (-ms.log10()).ceil().clamp(1.0, 9.0) as usize;
+        let text = format!("{ms:.decimals$}");
+        let text = text.trim_end_matches('0');
+        text.strip_suffix('.').unwrap_or(text).to_owned()
+    }
+}
+
+/// RGB pixels as a PNG file.
+fn encode_png(pixels: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, PlotError> {
+    let fail = |e: png::EncodingError| PlotError(format!("cannot encode the PNG: {e}"));
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(pixels).map_err(fail)?;
+    writer.finish().map_err(fail)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GameRecord;
+
+    fn game(score: u64, moves: u64, seconds: f64) -> GameRecord {
+        GameRecord {
+            index: 0,
+            seed: 0,
+            score,
+            max_tile: 512,
+            moves,
+            seconds,
+            timed_out: false,
+            max_ms_per_move: 0.1,
+            nodes: 0,
+        }
+    }
+
+    fn rows() -> Vec<SweepRow> {
+        vec![
+            SweepRow::new(
+                0,
+                3,
+                vec![
+                    game(3000, 300, 0.0003),
+                    game(4000, 350, 0.0004),
+                    game(0, 0, 0.0),
+                ],
+            ),
+            SweepRow::new(1, 3, vec![game(9000, 700, 0.02), game(15000, 900, 0.03)]),
+            SweepRow::new(3, 3, vec![game(30000, 1500, 3.0)]),
+        ]
+    }
+
+    #[test]
+    fn svg_has_a_point_per_game_and_a_legend() {
+        let svg =
+            String::from_utf8(plot_sweep(&rows(), PlotFormat::Svg, "a title").expect("draws"))
+                .expect("utf-8");
+        assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
+        assert!(svg.trim_end().ends_with("</svg>"));
+        for text in [
+            "a title",
+            "depth 0 (3 games)",
+            "depth 3 (1 games)",
+            "mean of each depth",
+            "score",
+            "log scale",
+        ] {
+            assert!(svg.contains(text), "no {text:?}");
+        }
+        // 5 games that moved, plus a legend circle per depth.
+        assert_eq!(svg.matches("<circle").count(), 5 + 3);
+    }
+
+    #[test]
+    fn png_is_a_png_of_the_size() {
+        let png = plot_sweep(&rows(), PlotFormat::Png, "a title").expect("draws");
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+        let reader = decoder.read_info().expect("a valid PNG");
+        assert_eq!((reader.info().width, reader.info().height), SIZE);
+    }
+
+    #[test]
+    fn empty_sweeps_still_draw() {
+        for format in [PlotFormat::Svg, PlotFormat::Png] {
+            assert!(plot_sweep(&[], format, "nothing").is_ok());
+            let row = SweepRow::new(2, 5, Vec::new());
+            assert!(plot_sweep(&[row], format, "nothing").is_ok());
+        }
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(
+            PlotFormat::from_path(Path::new("a.Svg")),
+            Ok(PlotFormat::Svg)
+        );
+        let err = PlotFormat::from_path(Path::new("dir/a.jpg")).expect_err("jpg");
+        assert!(err.to_string().contains("dir/a.jpg"), "{err}");
+        assert!(err.to_string().contains(".svg or .png"), "{err}");
+        assert!(PlotFormat::from_path(Path::new("svg")).is_err());
+        assert!(PlotFormat::from_path(Path::new(".svg")).is_err());
+    }
+
+    #[test]
+    fn time_axes_are_whole_decades() {
+        let range = |ms: &[f64]| decades(ms.iter().map(|x| x.log10()));
+        assert_eq!(range(&[0.04, 0.9]), (-2.0, 0.0));
+        assert_eq!(range(&[0.0003, 45.0]), (-4.0, 2.0));
+        assert_eq!(range(&[0.5]), (-1.0, 0.0));
+        // A power of ten is not an end: the points stay off the frame.
+        assert_eq!(range(&[1.0, 10.0]), (-1.0, 2.0));
+        assert_eq!(range(&[]), (-3.0, 0.0));
+        assert_eq!(log_ms_per_move(0.5, 1000), -std::f64::consts::LOG10_2);
+        assert_eq!(log_ms_per_move(0.0, 1000), -6.0);
+    }
+
+    #[test]
+    fn time_ticks() {
+        assert_eq!(format_ms(1500.0), "1500");
+        assert_eq!(format_ms(2.0), "2");
+        assert_eq!(format_ms(0.5), "0.5");
+        assert_eq!(format_ms(0.05), "0.05");
+        assert_eq!(format_ms(0.001), "0.001");
+        assert_eq!(format_ms(0.0002), "0.0002");
+    }
+}

@@ -1,0 +1,253 @@
+//! `ai2048 sweep`: the same games at several search depths, as a table (one row per
+//! depth) and, if asked, a plot of score against time per move and a JSON file.
+//!
+//! The sweep itself is [`ai2048_bench::run_sweep`]; this module reads the arguments,
+//! shows progress and writes the files. Ctrl-C stops it as it stops `bench`: what
+//! finished is reported and saved, and the process exits with code 130.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use ai2048_bench::{
+    parse_depths, plot_sweep, run_sweep, BenchConfig, PlotFormat, Sweep, SweepConfig,
+};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::args::SweepArgs;
+use crate::commands::bench::{catch_ctrl_c, describe_rules, jobs, timeout, INTERRUPTED_EXIT_CODE};
+use crate::files::write_atomic;
+
+/// Runs `ai2048 sweep`: plays every depth, prints the table to stdout, draws the plot
+/// and writes the JSON file if asked.
+///
+/// On Ctrl-C, reports, plots and saves what finished, and exits the process with
+/// [`INTERRUPTED_EXIT_CODE`].
+///
+/// # Errors
+///
+/// Bad arguments, a faulty player, or a file that cannot be written.
+pub fn run(args: &SweepArgs) -> Result<()> {
+    let config = config(args)?;
+    let plot = match &args.plot {
+        Some(path) => Some((path.as_path(), PlotFormat::from_path(path)?)),
+        None => None,
+    };
+    let stop = catch_ctrl_c();
+    let total = config.bench.games * config.depths.len() as u64;
+    let progress = progress_bar(total, !args.quiet && std::io::stderr().is_terminal());
+    let started = Instant::now();
+    let sweep = run_sweep(&config, stop, |depth, _| {
+        progress.set_message(depth.to_string());
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+    let sweep = sweep?;
+    let wall = started.elapsed();
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", describe(&config))?;
+    if sweep.interrupted() {
+        writeln!(out, "{}", describe_interruption(&sweep))?;
+    }
+    let games: usize = sweep.rows.iter().map(|r| r.games()).sum();
+    writeln!(
+        out,
+        "{games} games in {:.2} s on {} threads\n",
+        wall.as_secs_f64(),
+        usize::try_from(config.bench.games).map_or(config.bench.jobs, |g| config.bench.jobs.min(g))
+    )?;
+    write!(out, "{}", sweep.table())?;
+    if let Some((path, format)) = plot {
+        let bytes = plot_sweep(&sweep.rows, format, &title(&config))
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        write_atomic(path, &bytes)?;
+        writeln!(out, "\nplot written to {}", path.display())?;
+    }
+    if let Some(path) = &args.json {
+        let json = sweep
+            .to_json()
+            .context("cannot encode the results as JSON")?;
+        write_atomic(path, json.as_bytes())?;
+        writeln!(
+            out,
+            "{}{} rows and {games} game records written to {}",
+            if plot.is_some() { "" } else { "\n" },
+            sweep.rows.len(),
+            path.display()
+        )?;
+    }
+    out.flush()?;
+    if sweep.interrupted() && stop.load(Ordering::Relaxed) {
+        std::process::exit(INTERRUPTED_EXIT_CODE);
+    }
+    Ok(())
+}
+
+/// The validated configuration of the sweep. The plot's format is checked too, so
+/// that a bad file name fails before any game is played.
+fn config(args: &SweepArgs) -> Result<SweepConfig> {
+    let player = args.ai.spec()?;
+    if args.ai.depth.is_some() {
+        bail!("--depth does not apply to a sweep: give the depths with --depths, such as --depths 1..3");
+    }
+    let limits = args.ai.limits()?;
+    let depths = parse_depths(&args.depths).context("--depths")?;
+    let rules = args.rules.rules()?;
+    if args.num_games == 0 {
+        bail!("--num-games must be at least 1");
+    }
+    if let Some(path) = &args.plot {
+        PlotFormat::from_path(path).context("--plot")?;
+    }
+    let config = SweepConfig {
+        bench: BenchConfig {
+            games: args.num_games,
+            seed: args.seed,
+            jobs: jobs(args.jobs)?,
+            timeout: timeout(args.timeout)?,
+            rules,
+            player,
+            limits,
+        },
+        depths,
+    };
+    config.validate()?;
+    Ok(config)
+}
+
+/// One line on what is swept.
+fn describe(c: &SweepConfig) -> String {
+    let b = &c.bench;
+    let depths: Vec<String> = c.depths.iter().map(u32::to_string).collect();
+    let mut line = format!(
+        "ai2048 sweep: ai {}, depths {}, {} games per depth, seed {}, {} jobs",
+        b.player,
+        depths.join(","),
+        b.games,
+        b.seed,
+        b.jobs
+    );
+    if let Some(time) = b.limits.time {
+        line += &format!(", {} ms/move", time.as_millis());
+    }
+    if let Some(t) = b.timeout {
+        line += &format!(", timeout {} s/game", t.as_secs_f64());
+    }
+    line + ", " + &describe_rules(b.rules)
+}
+
+/// What a stopped sweep finished.
+fn describe_interruption(sweep: &Sweep) -> String {
+    let asked = sweep.config.depths.len();
+    let complete = sweep.rows.iter().filter(|r| r.is_complete()).count();
+    let mut line = format!("interrupted: {complete} of {asked} depths finished");
+    if let Some(row) = sweep.rows.last().filter(|r| !r.is_complete()) {
+        line += &format!(
+            ", and {} of {} games of depth {}",
+            row.games(),
+            row.requested,
+            row.depth
+        );
+    }
+    line + " (the games in progress were dropped)"
+}
+
+/// The plot's title.
+fn title(c: &SweepConfig) -> String {
+    format!(
+        "{}: score against time per move, {} games per depth",
+        c.bench.player, c.bench.games
+    )
+}
+
+/// The progress bar on stderr, hidden when asked or when stderr is not a terminal.
+fn progress_bar(total: u64, visible: bool) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta}  depth {msg}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(line: &[&str]) -> SweepArgs {
+        #[derive(Parser)]
+        struct S {
+            #[command(flatten)]
+            s: SweepArgs,
+        }
+        let mut argv = vec!["sweep"];
+        argv.extend_from_slice(line);
+        S::parse_from(argv).s
+    }
+
+    #[test]
+    fn validation() {
+        let c = config(&args(&[
+            "--ai",
+            "expectimax",
+            "--depths",
+            "0,2..3",
+            "--num-games",
+            "7",
+            "--jobs",
+            "3",
+            "--timeout",
+            "2",
+        ]))
+        .expect("valid");
+        assert_eq!(c.depths, [0, 2, 3]);
+        assert_eq!((c.bench.games, c.bench.jobs), (7, 3));
+        assert_eq!(c.bench.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(config(&args(&[])).expect("defaults").depths, [1, 2, 3]);
+        for (bad, message) in [
+            (&["--depths", ""][..], "no depth"),
+            (&["--depths", "1,,2"], "empty item"),
+            (&["--depths", "a"], "bad depth"),
+            (&["--depths", "3..1"], "backwards"),
+            (&["--depths", "21"], "above 20"),
+            (&["--depths", "1,1"], "twice"),
+            (&["--depth", "2"], "--depths"),
+            (&["--plot", "x.pdf"], ".svg or .png"),
+            (&["--plot", "x"], ".svg or .png"),
+            (&["--num-games", "0"], "--num-games"),
+            (&["--jobs", "0"], "--jobs"),
+            (&["--timeout", "0"], "--timeout"),
+            (&["--ai", "nope"], "unknown player"),
+            (&["--p4", "2"], "rules"),
+        ] {
+            let err = config(&args(bad)).expect_err("invalid");
+            assert!(
+                format!("{err:#}").contains(message),
+                "{bad:?}: {err:#} lacks {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn descriptions() {
+        let c = config(&args(&[
+            "--ai", "greedy", "--depths", "1..2", "--jobs", "2", "--seed", "9",
+        ]))
+        .expect("valid");
+        assert_eq!(
+            describe(&c),
+            "ai2048 sweep: ai greedy, depths 1,2, 20 games per depth, seed 9, 2 jobs, \
+             2 start tiles, p(4) 0.1, illegal moves refused"
+        );
+        assert!(title(&c).starts_with("greedy: score against time per move"));
+    }
+}
