@@ -20,6 +20,7 @@
 
 pub mod eval;
 mod limits;
+mod options;
 mod registry;
 pub mod search;
 pub mod signature;

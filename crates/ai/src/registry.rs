@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::eval::{EvalConfig, EvalError, Evaluator};
-use crate::search::{Expectimax, ExpectimaxConfig, GreedyPlayer, RandomPlayer};
+use crate::options::{expectimax_config, mcts_config, minimax_config, parse_option};
+use crate::search::{Expectimax, GreedyPlayer, Mcts, Minimax, RandomPlayer};
 use crate::Player;
 
 /// A player's name and options, as a user writes them: `greedy`, or
@@ -173,6 +174,41 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "p4",
                 "the probability of a 4 the search assumes (default 0.1)"
             ),
+            (
+                "learn-p4",
+                "true: estimate the probability of a 4 from the spawns seen (default false)"
+            ),
+            ("threads", "threads searching each move (default 1)"),
+        ),
+    },
+    PlayerInfo {
+        name: "minimax",
+        about: "alpha-beta minimax, with the tile placer as the adversary",
+        options: &with_eval_options!(
+            "heuristic",
+            (
+                "depth",
+                "adversary layers below the root move (default 3, or deepening under --time-ms)"
+            ),
+            ("prune", "true: alpha-beta pruning (default true)"),
+            ("order", "true: move ordering (default true)"),
+        ),
+    },
+    PlayerInfo {
+        name: "mcts",
+        about: "Monte Carlo: flat playouts per move, or UCT",
+        options: &with_eval_options!(
+            "heuristic",
+            ("mode", "flat or uct (default flat)"),
+            ("playouts", "flat: playouts per legal move (default 100)"),
+            ("iterations", "uct: descents per move (default 1000)"),
+            ("c", "uct: the exploration constant (default 0.5)"),
+            ("playout", "random or greedy (default random)"),
+            (
+                "cut",
+                "end playouts after this many moves and evaluate (default: play out)"
+            ),
+            ("p4", "the probability of a 4 playouts draw (default 0.1)"),
         ),
     },
     PlayerInfo {
@@ -236,6 +272,15 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         "expectimax" => Box::new(Expectimax::with_eval(
             expectimax_config(spec)?,
             evaluator(spec, "heuristic")?,
+        )),
+        "minimax" => Box::new(Minimax::new(
+            minimax_config(spec)?,
+            evaluator(spec, "heuristic")?,
+        )),
+        "mcts" => Box::new(Mcts::new(
+            mcts_config(spec)?,
+            evaluator(spec, "heuristic")?,
+            seed,
         )),
         other => unreachable!("player {other} listed but not built"),
     })
@@ -305,52 +350,4 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
 /// `with_eval_options!`), `default_eval` when they name none.
 fn evaluator(spec: &PlayerSpec, default_eval: &str) -> Result<Arc<dyn Evaluator>, PlayerError> {
     Ok(eval_config(spec, default_eval)?.build())
-}
-
-/// Reads option `key` of `spec` as a `T`, or `None` when absent.
-fn parse_option<T: FromStr>(
-    spec: &PlayerSpec,
-    key: &str,
-    what: &str,
-) -> Result<Option<T>, PlayerError> {
-    spec.option(key)
-        .map(|v| {
-            v.parse().map_err(|_| {
-                PlayerError(format!(
-                    "player {} option {key}: {v:?} is not {what}",
-                    spec.name
-                ))
-            })
-        })
-        .transpose()
-}
-
-fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, PlayerError> {
-    let mut config = ExpectimaxConfig::default();
-    let bad = |msg: String| PlayerError(format!("player {} option {msg}", spec.name));
-    if let Some(depth) = parse_option::<u32>(spec, "depth", "a depth (0 to 20)")? {
-        if depth > 20 {
-            return Err(bad(format!("depth: {depth} is above 20")));
-        }
-        config.depth = Some(depth);
-    }
-    if let Some(p) = parse_option::<f32>(spec, "prune", "a probability")? {
-        if !(0.0..=1.0).contains(&p) {
-            return Err(bad(format!("prune: {p} is not from 0 to 1")));
-        }
-        config.min_probability = p;
-    }
-    if let Some(mb) = parse_option::<usize>(spec, "tt-mb", "a size in MiB")? {
-        if mb > 16 * 1024 {
-            return Err(bad(format!("tt-mb: {mb} is above 16384")));
-        }
-        config.tt_slots = mb * (1 << 20) / 16;
-    }
-    if let Some(p) = parse_option::<f32>(spec, "p4", "a probability")? {
-        if !(0.0..=1.0).contains(&p) {
-            return Err(bad(format!("p4: {p} is not from 0 to 1")));
-        }
-        config.four_probability = p;
-    }
-    Ok(config)
 }

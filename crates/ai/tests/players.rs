@@ -52,7 +52,14 @@ fn expectimax_beats_greedy() {
 #[test]
 fn players_pass_on_lost_boards() {
     let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
-    for name in ["random", "greedy", "expectimax:tt-mb=1"] {
+    for name in [
+        "random",
+        "greedy",
+        "expectimax:tt-mb=1",
+        "minimax:depth=1",
+        "mcts:playouts=2",
+        "mcts:mode=uct,iterations=20,playout=greedy,cut=5",
+    ] {
         let mut p = create_player(&name.parse().unwrap(), 0).unwrap();
         assert_eq!(p.search(lost, &SearchLimits::default()).dir, None, "{name}");
     }
@@ -84,4 +91,54 @@ fn threaded_expectimax_agrees_with_one_thread() {
         }
         game.play(a.dir.unwrap());
     }
+}
+
+#[test]
+fn every_player_is_created_by_name_and_bad_options_say_why() {
+    for info in ai2048_ai::PLAYERS {
+        assert!(
+            create_player(&PlayerSpec::new(info.name), 0).is_ok(),
+            "{}",
+            info.name
+        );
+    }
+    for (spec, needle) in [
+        ("expectimax:threads=0", "threads"),
+        ("expectimax:learn-p4=maybe", "true or false"),
+        ("minimax:prune=2", "true or false"),
+        ("mcts:mode=tree", "flat or uct"),
+        ("mcts:playout=smart", "random or greedy"),
+        ("mcts:mode=uct,c=-1", "from 0"),
+        ("expectimax:depth=99", "from 0 to 20"),
+    ] {
+        let err = create_player(&spec.parse().unwrap(), 0).err().expect(spec);
+        assert!(err.to_string().contains(needle), "{spec}: {err}");
+    }
+}
+
+#[test]
+fn expectimax_learns_the_probability_of_a_four() {
+    use ai2048_ai::search::{Expectimax, ExpectimaxConfig};
+    use ai2048_ai::Player;
+    let rules = Rules {
+        four_probability: 0.5,
+        ..Rules::default()
+    };
+    let mut player = Expectimax::new(ExpectimaxConfig {
+        learn_four_probability: true,
+        tt_slots: 1 << 10,
+        ..ExpectimaxConfig::default()
+    });
+    let mut game = Game::new(9, rules).unwrap();
+    for _ in 0..300 {
+        let Some(dir) = player
+            .search(game.board(), &SearchLimits::with_depth(0))
+            .dir
+        else {
+            break;
+        };
+        game.play(dir);
+    }
+    let learned = player.config().four_probability;
+    assert!((learned - 0.5).abs() < 0.08, "learned {learned}");
 }

@@ -162,6 +162,8 @@ impl HeuristicWeights {
 /// ```
 pub struct RowTable {
     rows: Box<[f32; 1 << 16]>,
+    /// What a living board gets over a lost one: `base` for each of the 8 lines.
+    living_bonus: f32,
 }
 
 impl RowTable {
@@ -181,7 +183,10 @@ impl RowTable {
             ];
             *v = weights.line_score(line) as f32;
         }
-        RowTable { rows }
+        RowTable {
+            rows,
+            living_bonus: (8.0 * weights.base) as f32,
+        }
     }
 
     /// The table for the default weights, built once and shared.
@@ -207,6 +212,28 @@ impl RowTable {
             + r[(t >> 32) as u16 as usize]
             + r[(t >> 16) as u16 as usize]
             + r[t as u16 as usize]
+    }
+
+    /// The value of a lost board: its heuristic without the living bonus (`base` for
+    /// each of the 8 lines), so losing costs the same however large the tiles. (Scoring
+    /// lost boards 0, as nneonneo/2048-ai does, ranks them above living boards whose
+    /// heuristic is negative, which lines of large tiles make common.)
+    ///
+    /// ```
+    /// use ai2048_ai::eval::{Evaluator, RowTable};
+    /// use ai2048_engine::Board;
+    /// let table = RowTable::standard();
+    /// let lost: Board = "32768 2 16384 2/2 4 2 4/4 2 4 2/2 4 2 4".parse()?;
+    /// let alive: Board = "32768 2 16384 2/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert!(lost.is_over() && !alive.is_over());
+    /// assert!(table.eval(alive) < 0.0, "an unsorted line of large tiles scores below 0");
+    /// assert!(table.lost(lost) < table.eval(alive));
+    /// # Ok::<(), ai2048_engine::ParseBoardError>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn lost_board(&self, board: Board) -> f32 {
+        self.eval_board(board) - self.living_bonus
     }
 
     /// The heuristic of a board (tiles above 32768 count as 32768).
@@ -238,6 +265,10 @@ pub fn capped_cells(board: Board) -> u64 {
 impl Evaluator for RowTable {
     fn eval(&self, board: Board) -> f64 {
         f64::from(self.eval_board(board))
+    }
+
+    fn lost(&self, board: Board) -> f64 {
+        f64::from(self.lost_board(board))
     }
 
     fn row_table(&self) -> Option<&RowTable> {

@@ -67,6 +67,13 @@ pub trait Evaluator: Send + Sync {
     /// The value of `board`.
     fn eval(&self, board: Board) -> f64;
 
+    /// The value of `board` when it is lost (no move is legal): below every living
+    /// board the search could compare it with. 0 by default, for evaluations that are
+    /// never negative; the row table, which can be, says otherwise.
+    fn lost(&self, _board: Board) -> f64 {
+        0.0
+    }
+
     /// This evaluation as a row table, if it is one.
     fn row_table(&self) -> Option<&RowTable> {
         None
@@ -85,6 +92,10 @@ pub trait Evaluator: Send + Sync {
 impl<E: Evaluator + ?Sized> Evaluator for Arc<E> {
     fn eval(&self, board: Board) -> f64 {
         (**self).eval(board)
+    }
+
+    fn lost(&self, board: Board) -> f64 {
+        (**self).lost(board)
     }
 
     fn row_table(&self) -> Option<&RowTable> {

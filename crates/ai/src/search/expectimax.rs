@@ -8,6 +8,7 @@ use ai2048_engine::{Board, Dir};
 
 use super::TransTable;
 use crate::eval::{distinct_tiles, Evaluator, RowTable};
+use crate::spawn_model::SpawnModel;
 use crate::{Player, SearchLimits, SearchResult};
 
 /// The settings of [`Expectimax`].
@@ -23,6 +24,10 @@ pub struct ExpectimaxConfig {
     pub tt_slots: usize,
     /// The probability of a 4 that the search assumes.
     pub four_probability: f32,
+    /// Whether to estimate the probability of a 4 from the spawns seen in the game
+    /// (a Beta-Bernoulli [`SpawnModel`] whose prior is centred on 0.1) instead of
+    /// assuming `four_probability`.
+    pub learn_four_probability: bool,
     /// Threads searching each move. With more than one, the root's spawns are shared
     /// out and each thread has its own transposition table, so results may differ
     /// from run to run by which thread cached what.
@@ -36,6 +41,7 @@ impl Default for ExpectimaxConfig {
             min_probability: 1e-4,
             tt_slots: 1 << 22,
             four_probability: 0.1,
+            learn_four_probability: false,
             threads: 1,
         }
     }
@@ -73,6 +79,51 @@ pub struct Expectimax {
     eval: Arc<dyn Evaluator>,
     /// One transposition table per thread (none when they are off).
     tts: Vec<TransTable>,
+    /// What the spawns seen so far say of the probability of a 4, when learning it.
+    spawns: Option<SpawnModel>,
+}
+
+/// How a search values its leaves and its lost boards. Row tables get their own
+/// implementation so that the compiler inlines the lookups.
+trait Leaf: Sync {
+    fn value(&self, board: Board) -> f32;
+    fn lost(&self, board: Board) -> f32;
+}
+
+struct TableLeaf<'a>(&'a RowTable);
+
+impl Leaf for TableLeaf<'_> {
+    #[inline]
+    fn value(&self, board: Board) -> f32 {
+        self.0.eval_board(board)
+    }
+
+    fn lost(&self, board: Board) -> f32 {
+        self.0.lost_board(board)
+    }
+}
+
+struct DynLeaf<'a>(&'a dyn Evaluator);
+
+impl Leaf for DynLeaf<'_> {
+    fn value(&self, board: Board) -> f32 {
+        self.0.eval(board) as f32
+    }
+
+    fn lost(&self, board: Board) -> f32 {
+        self.0.lost(board) as f32
+    }
+}
+
+impl<L: Leaf> Leaf for &L {
+    #[inline]
+    fn value(&self, board: Board) -> f32 {
+        (**self).value(board)
+    }
+
+    fn lost(&self, board: Board) -> f32 {
+        (**self).lost(board)
+    }
 }
 
 /// The state of one search: counters and the clock.
@@ -89,10 +140,13 @@ struct Search<'a, E> {
     aborted: bool,
 }
 
+/// How far the learned probability of a 4 moves before the search adopts it.
+const LEARNED_P4_STEP: f32 = 0.005;
+
 /// Nodes between two looks at the clock (about 0.1 ms of search).
 const CHECK_INTERVAL: u64 = 8192;
 
-impl<E: Fn(Board) -> f32> Search<'_, E> {
+impl<E: Leaf> Search<'_, E> {
     #[inline]
     fn max_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
         if self.aborted {
@@ -105,7 +159,7 @@ impl<E: Fn(Board) -> f32> Search<'_, E> {
                 return 0.0;
             }
         }
-        let mut best = 0.0f32;
+        let mut best = f32::NEG_INFINITY;
         for dir in Dir::ALL {
             let next = board.shift(dir);
             self.nodes += 1;
@@ -113,13 +167,17 @@ impl<E: Fn(Board) -> f32> Search<'_, E> {
                 best = best.max(self.chance_node(next, depth, prob));
             }
         }
-        best
+        if best == f32::NEG_INFINITY {
+            self.eval.lost(board)
+        } else {
+            best
+        }
     }
 
     #[inline]
     fn chance_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
         if depth == 0 || prob < self.min_probability {
-            return (self.eval)(board);
+            return self.eval.value(board);
         }
         if let Some(tt) = &self.tt {
             if let Some(v) = tt.probe(board, depth) {
@@ -185,6 +243,7 @@ impl Expectimax {
             config: ExpectimaxConfig { threads, ..config },
             eval,
             tts,
+            spawns: config.learn_four_probability.then(SpawnModel::new),
         }
     }
 
@@ -204,14 +263,33 @@ impl Player for Expectimax {
         for tt in &mut self.tts {
             tt.clear();
         }
+        if let Some(model) = &mut self.spawns {
+            model.reset();
+        }
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
-        let eval = Arc::clone(&self.eval);
-        match eval.row_table() {
-            Some(table) => self.run(board, limits, &|b| table.eval_board(b)),
-            None => self.run(board, limits, &|b| eval.eval(b) as f32),
+        if let Some(model) = &mut self.spawns {
+            model.on_board(board);
+            let learned = model.four_probability() as f32;
+            // Values cached under another spawn model no longer hold, so the estimate is
+            // adopted only when it has moved enough to matter.
+            if (learned - self.config.four_probability).abs() > LEARNED_P4_STEP {
+                self.config.four_probability = learned;
+                for tt in &mut self.tts {
+                    tt.clear();
+                }
+            }
         }
+        let eval = Arc::clone(&self.eval);
+        let result = match eval.row_table() {
+            Some(table) => self.run(board, limits, &TableLeaf(table)),
+            None => self.run(board, limits, &DynLeaf(&*eval)),
+        };
+        if let (Some(model), Some(dir)) = (&mut self.spawns, result.dir) {
+            model.before_move(board.shift(dir));
+        }
+        result
     }
 }
 
@@ -244,7 +322,7 @@ type RootValues = Option<[Option<f64>; 4]>;
 
 impl Expectimax {
     /// Searches every root move `depth` deep; returns the values and the nodes.
-    fn root<E: Fn(Board) -> f32 + Sync>(
+    fn root<E: Leaf>(
         &mut self,
         board: Board,
         depth: u32,
@@ -261,7 +339,7 @@ impl Expectimax {
 
     /// The root's spawns shared out among threads: each thread takes the next
     /// (move, cell, tile) from a counter and searches it with its own table.
-    fn root_parallel<E: Fn(Board) -> f32 + Sync>(
+    fn root_parallel<E: Leaf>(
         &mut self,
         board: Board,
         depth: u32,
@@ -336,12 +414,7 @@ impl Expectimax {
         ((!aborted).then_some(values), nodes)
     }
 
-    fn run<E: Fn(Board) -> f32 + Sync>(
-        &mut self,
-        board: Board,
-        limits: &SearchLimits,
-        eval: &E,
-    ) -> SearchResult {
+    fn run<E: Leaf>(&mut self, board: Board, limits: &SearchLimits, eval: &E) -> SearchResult {
         let start = Instant::now();
         let fixed = limits.depth.or(self.config.depth);
         let Some(budget) = limits.time else {

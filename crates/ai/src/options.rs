@@ -1,0 +1,117 @@
+//! Player options: from `KEY=VALUE` text to each player's settings, with errors that
+//! name the player, the option and what was expected.
+
+use core::str::FromStr;
+
+use crate::search::{ExpectimaxConfig, MctsConfig, MctsMode, MinimaxConfig, Playout};
+use crate::{PlayerError, PlayerSpec};
+
+/// Reads option `key` of `spec` as a `T`, or `None` when absent.
+pub(crate) fn parse_option<T: FromStr>(
+    spec: &PlayerSpec,
+    key: &str,
+    what: &str,
+) -> Result<Option<T>, PlayerError> {
+    spec.option(key)
+        .map(|v| {
+            v.parse().map_err(|_| {
+                PlayerError(format!(
+                    "player {} option {key}: {v:?} is not {what}",
+                    spec.name
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// Reads option `key` as a number within `range`.
+fn ranged<T>(
+    spec: &PlayerSpec,
+    key: &str,
+    what: &str,
+    range: core::ops::RangeInclusive<T>,
+) -> Result<Option<T>, PlayerError>
+where
+    T: FromStr + PartialOrd + core::fmt::Display,
+{
+    match parse_option::<T>(spec, key, what)? {
+        Some(v) if !range.contains(&v) => Err(PlayerError(format!(
+            "player {} option {key}: {v} is not from {} to {}",
+            spec.name,
+            range.start(),
+            range.end()
+        ))),
+        v => Ok(v),
+    }
+}
+
+/// The settings of `expectimax` from its options.
+pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, PlayerError> {
+    let mut config = ExpectimaxConfig::default();
+    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=20)? {
+        config.depth = Some(depth);
+    }
+    if let Some(p) = ranged(spec, "prune", "a probability", 0.0..=1.0)? {
+        config.min_probability = p;
+    }
+    if let Some(mb) = ranged::<usize>(spec, "tt-mb", "a size in MiB", 0..=16 * 1024)? {
+        config.tt_slots = mb * (1 << 20) / 16;
+    }
+    if let Some(p) = ranged(spec, "p4", "a probability", 0.0..=1.0)? {
+        config.four_probability = p;
+    }
+    if let Some(learn) = parse_option(spec, "learn-p4", "true or false")? {
+        config.learn_four_probability = learn;
+    }
+    if let Some(threads) = ranged(spec, "threads", "a number of threads", 1..=256)? {
+        config.threads = threads;
+    }
+    Ok(config)
+}
+
+/// The settings of `minimax` from its options.
+pub(crate) fn minimax_config(spec: &PlayerSpec) -> Result<MinimaxConfig, PlayerError> {
+    let mut config = MinimaxConfig::default();
+    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=20)? {
+        config.depth = Some(depth);
+    }
+    if let Some(prune) = parse_option(spec, "prune", "true or false")? {
+        config.pruning = prune;
+    }
+    if let Some(order) = parse_option(spec, "order", "true or false")? {
+        config.ordering = order;
+    }
+    Ok(config)
+}
+
+/// The settings of `mcts` from its options.
+pub(crate) fn mcts_config(spec: &PlayerSpec) -> Result<MctsConfig, PlayerError> {
+    let mut config = MctsConfig::default();
+    let bad = |key: &str, v: &str, what: &str| {
+        PlayerError(format!(
+            "player {} option {key}: {v:?} is not {what}",
+            spec.name
+        ))
+    };
+    let mode = spec.option("mode").unwrap_or("flat");
+    config.mode = match mode {
+        "flat" => MctsMode::Flat {
+            playouts: ranged(spec, "playouts", "a count", 1..=1_000_000)?.unwrap_or(100),
+        },
+        "uct" => MctsMode::Uct {
+            iterations: ranged(spec, "iterations", "a count", 1..=100_000_000)?.unwrap_or(1000),
+            exploration: ranged(spec, "c", "a number", 0.0..=100.0)?.unwrap_or(0.5),
+        },
+        other => return Err(bad("mode", other, "flat or uct")),
+    };
+    config.playout = match spec.option("playout").unwrap_or("random") {
+        "random" => Playout::Random,
+        "greedy" => Playout::Greedy,
+        other => return Err(bad("playout", other, "random or greedy")),
+    };
+    config.max_playout_moves = ranged(spec, "cut", "a number of moves", 0..=1_000_000)?;
+    if let Some(p) = ranged(spec, "p4", "a probability", 0.0..=1.0)? {
+        config.four_probability = p;
+    }
+    Ok(config)
+}
