@@ -35,7 +35,15 @@ pub enum Command {
     Engine(EngineArgs),
     /// Check a saved replay and print its final board.
     Replay(ReplayArgs),
+    /// List the players and evaluations with their options.
+    Players,
+    /// Search fixed positions at a fixed depth and print the node count (the search's
+    /// deterministic signature, which CI checks).
+    Signature,
 }
+
+/// The deepest search the command line accepts.
+pub const MAX_DEPTH: u32 = 20;
 
 /// The rules of the game, for every command that plays games.
 #[derive(Debug, Clone, Args)]
@@ -67,18 +75,22 @@ impl RulesArgs {
 /// Which AI plays, with its options and limits.
 #[derive(Debug, Clone, Args)]
 pub struct AiArgs {
-    /// The player: random or greedy (`NAME:KEY=VALUE,...` sets its options).
+    /// The player: expectimax (the default), minimax, mcts, greedy or random;
+    /// `NAME:KEY=VALUE,...` sets its options (see `ai2048 players`).
     #[arg(long, default_value = DEFAULT_PLAYER, value_name = "NAME")]
     pub ai: String,
     /// An option of the player, as KEY=VALUE (repeatable).
     #[arg(long = "ai-opt", value_name = "KEY=VALUE")]
     pub ai_opts: Vec<String>,
-    /// Search depth in moves (players that search).
+    /// Search depth: chance (or adversary) layers below the root move, 0 = one ply.
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// Time per move in milliseconds (players that search).
     #[arg(long, value_name = "MS")]
     pub time_ms: Option<u64>,
+    /// Threads searching each move (the player's `threads` option).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 impl AiArgs {
@@ -88,6 +100,9 @@ impl AiArgs {
         for opt in &self.ai_opts {
             spec.push_option(opt)?;
         }
+        if let Some(threads) = self.threads {
+            spec.push_option(&format!("threads={threads}"))?;
+        }
         // Fail early, with the player's own message, on an unknown name or option.
         ai2048_ai::create_player(&spec, 0)?;
         Ok(spec)
@@ -95,8 +110,8 @@ impl AiArgs {
 
     /// The validated search limits.
     pub fn limits(&self) -> Result<SearchLimits> {
-        if self.depth == Some(0) {
-            bail!("--depth must be at least 1");
+        if let Some(depth) = self.depth.filter(|&d| d > MAX_DEPTH) {
+            bail!("--depth {depth} is above {MAX_DEPTH}");
         }
         Ok(SearchLimits {
             depth: self.depth,

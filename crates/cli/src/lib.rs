@@ -19,6 +19,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
+        Some(Command::Players) => commands::players::run(),
+        Some(Command::Signature) => commands::signature::run(),
     };
     report(result)
 }
@@ -27,11 +29,22 @@ pub fn run(cli: Cli) -> ExitCode {
 pub fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`ai2048 players | head`): nothing is wrong.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether an error comes from writing to a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// `watch` with all its defaults.

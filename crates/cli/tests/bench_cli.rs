@@ -218,7 +218,7 @@ fn bad_input_is_a_clear_error() {
         (&["--ai", "nope"], "unknown player \"nope\""),
         (&["--ai-opt", "bad"], "is not KEY=VALUE"),
         (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
-        (&["--depth", "0"], "--depth must be at least 1"),
+        (&["--depth", "21"], "--depth 21 is above 20"),
         (&["--start-tiles", "0"], "start tiles"),
     ] {
         let mut all = vec!["-q"];

@@ -282,7 +282,7 @@ mod tests {
             (&["--timeout", "1e300"], "too large"),
             (&["--ai", "nope"], "unknown player"),
             (&["--ai-opt", "bad"], "KEY=VALUE"),
-            (&["--depth", "0"], "--depth"),
+            (&["--depth", "21"], "--depth"),
             (&["--p4", "2"], "rules"),
         ] {
             let err = config(&args(bad)).expect_err("invalid");

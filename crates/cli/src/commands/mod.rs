@@ -3,6 +3,8 @@
 pub mod bench;
 pub mod engine;
 pub mod play;
+pub mod players;
 pub mod replay;
+pub mod signature;
 pub mod sweep;
 pub mod watch;

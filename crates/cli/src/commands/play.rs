@@ -158,13 +158,14 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         play_lines(&mut session)?;
     }
     let g = &session.game;
-    println!(
+    writeln!(
+        std::io::stdout(),
         "final: score {}, max tile {}, {} moves, seed {}",
         g.score(),
         g.max_tile(),
         g.moves(),
         g.seed()
-    );
+    )?;
     if let Some(path) = &args.save {
         save(path, g)?;
     }
@@ -173,7 +174,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 
 fn save(path: &Path, game: &Game) -> Result<()> {
     write_atomic(path, game.replay().to_string().as_bytes())?;
-    println!("replay saved to {}", path.display());
+    writeln!(std::io::stdout(), "replay saved to {}", path.display())?;
     Ok(())
 }
 
@@ -204,7 +205,7 @@ fn play_keys(session: &mut Session) -> Result<()> {
 }
 
 fn play_lines(session: &mut Session) -> Result<()> {
-    print!("{}", session.render("\n"));
+    write!(std::io::stdout(), "{}", session.render("\n"))?;
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -223,7 +224,7 @@ fn play_lines(session: &mut Session) -> Result<()> {
                 )
             }
         }
-        print!("{}", session.render("\n"));
+        write!(std::io::stdout(), "{}", session.render("\n"))?;
     }
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! `ai2048 replay`: check a saved game.
 
+use std::io::Write;
+
 use anyhow::{Context, Result};
 
 use ai2048_engine::Replay;
@@ -16,13 +18,14 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let game = replay
         .verify()
         .with_context(|| format!("{} does not replay", args.file.display()))?;
-    print!("{}", game.board());
-    println!(
+    write!(std::io::stdout(), "{}", game.board())?;
+    writeln!(
+        std::io::stdout(),
         "verified: seed {}, {} moves, score {}, max tile {}",
         game.seed(),
         game.moves(),
         game.score(),
         game.max_tile()
-    );
+    )?;
     Ok(())
 }

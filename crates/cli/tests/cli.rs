@@ -1,0 +1,132 @@
+//! The small commands: players, signature, replay, play on a pipe, watch on a pipe.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ai2048(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn players_lists_every_player_and_evaluation() {
+    let out = ai2048(&["players"], "");
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    for name in [
+        "expectimax (default)",
+        "minimax",
+        "mcts",
+        "greedy",
+        "random",
+        "snake",
+    ] {
+        assert!(s.contains(name), "{name} missing from:\n{s}");
+    }
+}
+
+#[test]
+fn signature_prints_the_checked_node_count() {
+    let out = ai2048(&["signature"], "");
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    let expected = ai2048_ai::signature::run();
+    assert!(
+        s.contains(&format!("Nodes searched: {}", expected.nodes)),
+        "{s}"
+    );
+}
+
+#[test]
+fn watch_on_a_pipe_prints_boards_and_saves_a_replay_that_verifies() {
+    let path = std::env::temp_dir().join(format!("ai2048-watch-{}.replay", std::process::id()));
+    let path_str = path.to_str().unwrap();
+    let out = ai2048(
+        &["watch", "--ai", "greedy", "--seed", "5", "--save", path_str],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("game over: score"), "{s}");
+    assert!(!s.contains('\u{1b}'), "no terminal escapes on a pipe");
+    let replay = ai2048(&["replay", path_str], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stdout).contains("verified: seed 5"));
+    // A tampered replay fails with a message naming what is wrong.
+    let tampered = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("end score=", "end score=1", 1);
+    std::fs::write(&path, tampered).unwrap();
+    let bad = ai2048(&["replay", path_str], "");
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("score"), "{}", text(&bad.stderr));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn play_on_a_pipe_takes_one_command_per_line() {
+    let out = ai2048(
+        &["play", "--seed", "3"],
+        "left\nup\nbogus\nundo\nright\nquit\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("unknown command \"bogus\""), "{s}");
+    assert!(s.contains("final: score"), "{s}");
+    assert!(s.contains("seed 3"), "{s}");
+}
+
+#[test]
+fn threads_go_to_players_that_take_them() {
+    let ok = ai2048(
+        &[
+            "bench",
+            "--num-games",
+            "2",
+            "--depth",
+            "1",
+            "--threads",
+            "2",
+            "-q",
+        ],
+        "",
+    );
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let bad = ai2048(&["bench", "--ai", "greedy", "--threads", "2", "-q"], "");
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad.stderr).contains("threads"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn unknown_subcommands_and_flags_are_clear_errors() {
+    for args in [
+        &["nope"][..],
+        &["bench", "--bogus"],
+        &["watch", "--seed", "x"],
+    ] {
+        let out = ai2048(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        assert!(text(&out.stderr).contains("error"), "{args:?}");
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+}
