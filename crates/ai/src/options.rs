@@ -63,6 +63,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(learn) = parse_option(spec, "learn-p4", "true or false")? {
         config.learn_four_probability = learn;
     }
+    if let Some(ms) = ranged::<u64>(spec, "time-ms", "a time in milliseconds", 0..=3_600_000)? {
+        config.default_time = std::time::Duration::from_millis(ms);
+    }
     if let Some(threads) = ranged(spec, "threads", "a number of threads", 1..=256)? {
         config.threads = threads;
     }

@@ -160,7 +160,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
             "heuristic",
             (
                 "depth",
-                "chance layers below the root move (default: from the board)"
+                "chance layers below the root move (default: deepen within time-ms)"
             ),
             (
                 "prune",
@@ -177,6 +177,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
             (
                 "learn-p4",
                 "true: estimate the probability of a 4 from the spawns seen (default false)"
+            ),
+            (
+                "time-ms",
+                "time per move when --time-ms and --depth are not given (default 5)"
             ),
             ("threads", "threads searching each move (default 1)"),
         ),

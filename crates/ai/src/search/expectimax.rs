@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ai2048_engine::{Board, Dir};
 
@@ -14,8 +14,9 @@ use crate::{Player, SearchLimits, SearchResult};
 /// The settings of [`Expectimax`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExpectimaxConfig {
-    /// Chance layers below the root move when neither the limits nor the time say
-    /// otherwise; `None` picks it from the board (more distinct tiles, deeper).
+    /// Chance layers below the root move when the limits give no depth. `None` lets the
+    /// limits' time decide, or else deepens up to [`adaptive_depth`] within
+    /// `default_time`.
     pub depth: Option<u32>,
     /// A chance branch whose probability from the root falls below this is evaluated
     /// instead of searched (0 turns pruning off).
@@ -24,6 +25,9 @@ pub struct ExpectimaxConfig {
     pub tt_slots: usize,
     /// The probability of a 4 that the search assumes.
     pub four_probability: f32,
+    /// The time per move when the limits set neither a time nor a depth (and `depth` is
+    /// `None`): the search deepens up to [`adaptive_depth`] within it.
+    pub default_time: Duration,
     /// Whether to estimate the probability of a 4 from the spawns seen in the game
     /// (a Beta-Bernoulli [`SpawnModel`] whose prior is centred on 0.1) instead of
     /// assuming `four_probability`.
@@ -42,6 +46,7 @@ impl Default for ExpectimaxConfig {
             tt_slots: 1 << 22,
             four_probability: 0.1,
             learn_four_probability: false,
+            default_time: Duration::from_millis(5),
             threads: 1,
         }
     }
@@ -417,15 +422,18 @@ impl Expectimax {
     fn run<E: Leaf>(&mut self, board: Board, limits: &SearchLimits, eval: &E) -> SearchResult {
         let start = Instant::now();
         let fixed = limits.depth.or(self.config.depth);
-        let Some(budget) = limits.time else {
-            let depth = fixed.unwrap_or_else(|| adaptive_depth(board));
-            let (values, nodes) = self.root(board, depth, None, eval);
-            return SearchResult::from_values(values.expect("no deadline"), depth, nodes);
+        let (budget, max_depth) = match (limits.time, fixed) {
+            (Some(time), depth) => (time, depth.unwrap_or(u32::MAX).min(64)),
+            (None, Some(depth)) => {
+                let (values, nodes) = self.root(board, depth, None, eval);
+                return SearchResult::from_values(values.expect("no deadline"), depth, nodes);
+            }
+            // Neither: as deep as the board deserves, within the default time.
+            (None, None) => (self.config.default_time, adaptive_depth(board)),
         };
-        // Iterative deepening up to the depth limit, if any: deeper while the next depth
-        // is likely to finish in time.
+        // Iterative deepening up to the depth limit: deeper while the next depth is
+        // likely to finish in time.
         let deadline = Some(start + budget);
-        let max_depth = fixed.unwrap_or(u32::MAX).min(64);
         let (values, mut nodes) = self.root(board, 0, deadline, eval);
         let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
         let mut depth = 1;
