@@ -271,16 +271,18 @@ fn read_ai(value: &Value) -> Result<PlayerSpec, String> {
         .map_err(|e| format!("\"ai\" {}: {e}", quote(value)))
 }
 
+/// The deepest search a request may ask for: deeper searches take hours.
+pub const MAX_DEPTH: u32 = 20;
+
 fn read_depth(value: &Value) -> Result<u32, String> {
     value
         .as_number()
         .and_then(integer)
         .and_then(|d| u32::try_from(d).ok())
-        .filter(|&d| d >= 1)
+        .filter(|&d| d <= MAX_DEPTH)
         .ok_or_else(|| {
             format!(
-                "\"depth\" must be an integer from 1 to {}, found {}",
-                u32::MAX,
+                "\"depth\" must be an integer from 0 to {MAX_DEPTH}, found {}",
                 quote(value)
             )
         })
@@ -455,10 +457,10 @@ mod tests {
                 format!("\"p4\" must be a probability from 0 to 1, found {p4}")
             );
         }
-        for depth in ["0", "-1", "2.5", "\"3\"", "4294967296"] {
+        for depth in ["21", "-1", "2.5", "\"3\"", "4294967296"] {
             assert_eq!(
                 err(&format!(r#"{{"op":"best","board":B,"depth":{depth}}}"#)),
-                format!("\"depth\" must be an integer from 1 to 4294967295, found {depth}")
+                format!("\"depth\" must be an integer from 0 to 20, found {depth}")
             );
         }
         for t in ["-1", "\"5\"", "[]"] {
