@@ -219,6 +219,8 @@ fn bad_input_is_a_clear_error() {
         (&["--ai-opt", "bad"], "is not KEY=VALUE"),
         (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
         (&["--depth", "21"], "--depth 21 is above 20"),
+        (&["--time-ms", "-1"], "--time-ms must be"),
+        (&["--time-ms", "0"], "--time-ms must be"),
         (&["--start-tiles", "0"], "start tiles"),
     ] {
         let mut all = vec!["-q"];
