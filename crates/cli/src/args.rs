@@ -31,6 +31,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play the same games at several search depths: a table and a plot of score against time.
     Sweep(SweepArgs),
+    /// Tune the weights of an evaluation with CMA-ES, scoring them by seeded games.
+    Tune(TuneArgs),
     /// Answer JSON requests, one per line, on stdin (for other programs and graders).
     Engine(EngineArgs),
     /// Check a saved replay and print its final board.
@@ -242,6 +244,74 @@ pub struct SweepArgs {
 /// no move, and clearing the default 64 MiB for every game would take 20 times as long
 /// as the game.
 pub const DEFAULT_TUNE_PLAYER: &str = "expectimax:depth=1,tt-mb=1";
+
+/// `ai2048 tune`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "Each generation, CMA-ES draws --population candidate weights around its \
+current estimate; every candidate, the best weights so far and the estimate itself play the \
+same --games games (new ones each generation), and the ranking moves the search. The \
+weights are searched relative to the starting ones (a step of --sigma 0.3 changes each by \
+about 30%) and kept in their allowed ranges. The best weights so far are written to --out \
+after every generation. At the end, the start and the best weights play the same --validate \
+held-out games, and both means are printed with their standard errors. Ctrl-C stops the run \
+cleanly: the generation in progress is dropped, the --out file keeps the best weights of the \
+finished ones, and the exit code is 130 (a second Ctrl-C quits at once). Use the file with \
+--ai expectimax:weights=FILE."
+)]
+pub struct TuneArgs {
+    /// The evaluation to tune (default: that of --from, else of --ai, else heuristic).
+    #[arg(long, value_name = "NAME")]
+    pub eval: Option<String>,
+    /// Start from the weights in this file instead of the evaluation's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// The player whose games score the weights (NAME:KEY=VALUE,...); its evaluation is
+    /// the one tuned.
+    #[arg(long, default_value = DEFAULT_TUNE_PLAYER, value_name = "SPEC")]
+    pub ai: String,
+    /// Tune only these weights (comma-separated names); the others stay as they start.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub params: Option<Vec<String>>,
+    /// What to maximize, as a mean over games: score, max-tile-log or reach:TILE.
+    #[arg(long, default_value = "score", value_name = "OBJ")]
+    pub objective: String,
+    /// How many generations to run.
+    #[arg(long, default_value_t = 20, value_name = "G")]
+    pub generations: u32,
+    /// Candidates per generation (default: CMA-ES's 4 + 3 ln n for n weights).
+    #[arg(long, value_name = "L")]
+    pub population: Option<usize>,
+    /// The initial step, relative to the starting weights (0.3: about 30%).
+    #[arg(
+        long,
+        default_value_t = 0.3,
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
+    pub sigma: f64,
+    /// Games each candidate plays per generation.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub games: u64,
+    /// Held-out games to compare the start and the best weights on (default: --games;
+    /// 0 skips it).
+    #[arg(long, value_name = "N")]
+    pub validate: Option<u64>,
+    /// The seed of the run: games, candidates and validation all derive from it.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Games played at once, one per thread (default: all cores).
+    #[arg(long, short = 'j', value_name = "J")]
+    pub jobs: Option<usize>,
+    /// The weights file to write the best weights to, after every generation.
+    #[arg(long, default_value = "weights.json", value_name = "FILE")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
 
 /// `ai2048 engine`.
 #[derive(Debug, Clone, Args)]

@@ -17,6 +17,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Play(a)) => commands::play::run(&a),
         Some(Command::Bench(a)) => commands::bench::run(&a),
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
+        Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
         Some(Command::Players) => commands::players::run(),

@@ -7,4 +7,5 @@ pub mod players;
 pub mod replay;
 pub mod signature;
 pub mod sweep;
+pub mod tune;
 pub mod watch;
