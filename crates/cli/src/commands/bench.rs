@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use ai2048_bench::{format_summary, run_bench, to_json, BenchConfig, Summary};
 use ai2048_engine::Rules;
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::BenchArgs;
 use crate::files::write_atomic;
+use crate::progress::games_bar;
 
 /// The exit code of a run stopped by Ctrl-C, after its partial results were reported:
 /// 128 + SIGINT, as shells report it.
@@ -209,7 +210,6 @@ impl Progress {
                 scores,
             };
         }
-        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
         let mean = {
             let scores = Arc::clone(&scores);
             move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
@@ -220,13 +220,7 @@ impl Progress {
                 }
             }
         };
-        let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta}  {mean}",
-        )
-        .map(|s| s.progress_chars("=> ").with_key("mean", mean))
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(250));
+        let bar = games_bar(games, true, "{mean}", |s| s.with_key("mean", mean));
         Progress { bar, scores }
     }
 

@@ -7,17 +7,17 @@
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ai2048_bench::{
     parse_depths, plot_sweep, run_sweep, BenchConfig, PlotFormat, Sweep, SweepConfig,
 };
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::args::SweepArgs;
 use crate::commands::bench::{catch_ctrl_c, describe_rules, jobs, timeout, INTERRUPTED_EXIT_CODE};
 use crate::files::write_atomic;
+use crate::progress::games_bar;
 
 /// Runs `ai2048 sweep`: plays every depth, prints the table to stdout, draws the plot
 /// and writes the JSON file if asked.
@@ -36,7 +36,12 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     };
     let stop = catch_ctrl_c();
     let total = config.bench.games * config.depths.len() as u64;
-    let progress = progress_bar(total, !args.quiet && std::io::stderr().is_terminal());
+    let progress = games_bar(
+        total,
+        !args.quiet && std::io::stderr().is_terminal(),
+        "depth {msg}",
+        |s| s,
+    );
     let started = Instant::now();
     let sweep = run_sweep(&config, stop, |depth, _| {
         progress.set_message(depth.to_string());
@@ -162,22 +167,6 @@ fn title(c: &SweepConfig) -> String {
     )
 }
 
-/// The progress bar on stderr, hidden when asked or when stderr is not a terminal.
-fn progress_bar(total: u64, visible: bool) -> ProgressBar {
-    if !visible {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta}  depth {msg}",
-    )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,7 +200,7 @@ mod tests {
         .expect("valid");
         assert_eq!(c.depths, [0, 2, 3]);
         assert_eq!((c.bench.games, c.bench.jobs), (7, 3));
-        assert_eq!(c.bench.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(c.bench.timeout, Some(std::time::Duration::from_secs(2)));
         assert_eq!(config(&args(&[])).expect("defaults").depths, [1, 2, 3]);
         for (bad, message) in [
             (&["--depths", ""][..], "no depth"),

@@ -10,7 +10,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ai2048_ai::eval::{EvalConfig, DEFAULT_EVAL};
 use ai2048_ai::PlayerSpec;
@@ -19,11 +19,11 @@ use ai2048_bench::{
     Validation,
 };
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::args::TuneArgs;
 use crate::commands::bench::{catch_ctrl_c, describe_rules, jobs, INTERRUPTED_EXIT_CODE};
 use crate::files::write_atomic;
+use crate::progress::games_bar;
 
 /// Runs `ai2048 tune`: tunes, writes the best weights to `--out` after every
 /// generation, validates them, and prints the history, the weights and the validation.
@@ -46,7 +46,12 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     writeln!(out, "{}", describe(&tuner))?;
     out.flush()?;
     let total = tuner.games_left() + 2 * validate_games;
-    let bar = progress_bar(total, !args.quiet && std::io::stderr().is_terminal());
+    let bar = games_bar(
+        total,
+        !args.quiet && std::io::stderr().is_terminal(),
+        "{msg}",
+        |s| s,
+    );
     bar.set_message(message(&tuner));
     let started = Instant::now();
     // Every path out of the loop, errors included, clears the bar first.
@@ -361,22 +366,6 @@ fn message(tuner: &Tuner) -> String {
         text += &format!(", best {}", c.objective.format(f));
     }
     text + &format!(", sigma {:.2}", tuner.sigma())
-}
-
-/// The progress bar on stderr, hidden when asked or when stderr is not a terminal.
-fn progress_bar(total: u64, visible: bool) -> ProgressBar {
-    if !visible {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta}  {msg}",
-    )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
 }
 
 #[cfg(test)]

@@ -1,0 +1,29 @@
+//! The progress bar of the commands that play many games.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar on stderr counting `total` games, with elapsed time and ETA, followed by
+/// `trailer` (an indicatif template fragment such as `{msg}`); `style` may add keys the
+/// trailer uses. Hidden when `visible` is false, so callers pass whether the user wants
+/// it and stderr is a terminal.
+pub(crate) fn games_bar(
+    total: u64,
+    visible: bool,
+    trailer: &str,
+    style: impl FnOnce(ProgressStyle) -> ProgressStyle,
+) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let template =
+        format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} games, ETA {{eta}}  {trailer}");
+    let chosen = ProgressStyle::with_template(&template)
+        .map(|s| style(s.progress_chars("=> ")))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(chosen);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
