@@ -152,7 +152,8 @@ fn cols_score(c: u64) -> u32 {
     SCORE[column(c, 0)] + SCORE[column(c, 1)] + SCORE[column(c, 2)] + SCORE[column(c, 3)]
 }
 
-/// Bit 0: some row moves left; bit 1: some row moves right.
+/// Bit 0: some row moves left; bit 1: some row moves right; bit 2 (`OVERFLOW`): two
+/// 32768s merge in some row.
 #[inline(always)]
 fn rows_moves(c: u64) -> u8 {
     MOVES[(c >> 48) as usize]
@@ -161,7 +162,8 @@ fn rows_moves(c: u64) -> u8 {
         | MOVES[c as usize & 0xFFFF]
 }
 
-/// Bit 0: some column moves up; bit 1: some column moves down.
+/// Bit 0: some column moves up; bit 1: some column moves down; bit 2 (`OVERFLOW`): two
+/// 32768s merge in some column.
 #[inline(always)]
 fn cols_moves(c: u64) -> u8 {
     MOVES[column(c, 0)] | MOVES[column(c, 1)] | MOVES[column(c, 2)] | MOVES[column(c, 3)]
@@ -317,7 +319,8 @@ impl Board {
         }
     }
 
-    /// Whether the fast table path is exact for this board: no tile of 32768 or more.
+    /// Whether the tables are exact for this board without looking further: no tile of
+    /// 32768 or more.
     #[inline]
     const fn is_small(self) -> bool {
         (full_nibbles(self.cells) | self.high as u64) == 0

@@ -6,7 +6,7 @@ use core::str::FromStr;
 
 use crate::{Board, Dir, Game, Rules, Spawn};
 
-/// The record of a game. Its text form (see [`Replay::to_string`] and
+/// The record of a game. Its text form (written by [`fmt::Display`], read by
 /// [`Replay::from_str`]) looks like this:
 ///
 /// ```text
@@ -239,8 +239,11 @@ impl FromStr for Replay {
             .map(|w| parse_spawn(w, at)?.ok_or_else(|| err(at, "a start tile cannot be -")))
             .collect::<Result<Vec<_>, _>>()?;
         let mut turns = Vec::new();
-        for (at, line) in lines {
+        while let Some((at, line)) = lines.next() {
             if let Some(rest) = line.strip_prefix("end") {
+                if let Some((extra, _)) = lines.next() {
+                    return Err(err(extra, "text after the `end` line"));
+                }
                 let score = field(rest, "score", at)?
                     .parse()
                     .map_err(|_| err(at, "score is not a number"))?;

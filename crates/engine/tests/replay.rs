@@ -320,6 +320,19 @@ fn garbage_lines_fail_at_their_line() {
 }
 
 #[test]
+fn text_after_the_end_line_is_an_error() {
+    let (_, text) = sample();
+    let n = text.lines().count();
+    let e = parse_err(&format!("{text}garbage here\n"));
+    assert_eq!(e.at, n + 1, "{e}");
+    assert!(e.to_string().contains("after the `end` line"), "{e}");
+    // Blank lines after the end are fine.
+    assert!(format!("{text}\n\n")
+        .parse::<ai2048_engine::Replay>()
+        .is_ok());
+}
+
+#[test]
 fn a_bad_header_fails_at_its_line() {
     let (_, text) = sample();
     let cases: [(usize, &str, &str); 11] = [
