@@ -27,3 +27,23 @@ pub(crate) fn games_bar(
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
 }
+
+/// A duration in milliseconds with at most three decimals and no trailing zeros:
+/// `3.7`, `0.4`, `5`.
+pub(crate) fn millis(time: Duration) -> String {
+    let text = format!("{:.3}", time.as_secs_f64() * 1e3);
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn millis_reads_as_written() {
+        assert_eq!(millis(Duration::from_secs_f64(0.0037)), "3.7");
+        assert_eq!(millis(Duration::from_micros(400)), "0.4");
+        assert_eq!(millis(Duration::from_millis(5)), "5");
+        assert_eq!(millis(Duration::from_millis(120)), "120");
+    }
+}

@@ -165,7 +165,7 @@ fn describe(c: &BenchConfig) -> String {
         line += &format!(", depth {depth}");
     }
     if let Some(time) = c.limits.time {
-        line += &format!(", {} ms/move", time.as_millis());
+        line += &format!(", {} ms/move", crate::progress::millis(time));
     }
     if let Some(t) = c.timeout {
         line += &format!(", timeout {} s/game", t.as_secs_f64());

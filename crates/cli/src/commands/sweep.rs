@@ -135,7 +135,7 @@ fn describe(c: &SweepConfig) -> String {
         b.jobs
     );
     if let Some(time) = b.limits.time {
-        line += &format!(", {} ms/move", time.as_millis());
+        line += &format!(", {} ms/move", crate::progress::millis(time));
     }
     if let Some(t) = b.timeout {
         line += &format!(", timeout {} s/game", t.as_secs_f64());
