@@ -8,7 +8,7 @@ use std::time::Duration;
 use ai2048_ai::{PlayerSpec, SearchLimits, DEFAULT_PLAYER};
 use ai2048_engine::Rules;
 use anyhow::{bail, Context, Result};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 /// The 2048 engine and AI: watch the AI play, play yourself, benchmark players, or
 /// serve the engine to other programs.
@@ -42,6 +42,19 @@ pub enum Command {
     /// Search fixed positions at a fixed depth and print the node count (the search's
     /// deterministic signature, which CI checks).
     Signature,
+}
+
+/// Parses `line` (the arguments alone, without a program name) as one group of
+/// arguments, as clap does inside a subcommand: for built-in defaults and for tests.
+///
+/// # Errors
+///
+/// clap's error for an unknown or malformed argument.
+pub fn parse_args<T: Args + FromArgMatches>(line: &[&str]) -> Result<T, clap::Error> {
+    let command = T::augment_args(clap::Command::new("ai2048"));
+    let matches =
+        command.try_get_matches_from(std::iter::once("ai2048").chain(line.iter().copied()))?;
+    T::from_arg_matches(&matches)
 }
 
 /// The deepest search the command line accepts.

@@ -51,11 +51,5 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// `watch` with all its defaults.
 pub fn default_watch() -> args::WatchArgs {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct W {
-        #[command(flatten)]
-        w: args::WatchArgs,
-    }
-    W::parse_from(["ai2048"]).w
+    args::parse_args(&[]).expect("watch's defaults parse")
 }

@@ -238,17 +238,9 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     fn args(line: &[&str]) -> BenchArgs {
-        #[derive(Parser)]
-        struct B {
-            #[command(flatten)]
-            b: BenchArgs,
-        }
-        let mut argv = vec!["bench"];
-        argv.extend_from_slice(line);
-        B::parse_from(argv).b
+        crate::args::parse_args(line).expect("the arguments parse")
     }
 
     #[test]

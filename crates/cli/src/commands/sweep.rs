@@ -170,17 +170,9 @@ fn title(c: &SweepConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     fn args(line: &[&str]) -> SweepArgs {
-        #[derive(Parser)]
-        struct S {
-            #[command(flatten)]
-            s: SweepArgs,
-        }
-        let mut argv = vec!["sweep"];
-        argv.extend_from_slice(line);
-        S::parse_from(argv).s
+        crate::args::parse_args(line).expect("the arguments parse")
     }
 
     #[test]

@@ -371,17 +371,9 @@ fn message(tuner: &Tuner) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     fn args(line: &[&str]) -> TuneArgs {
-        #[derive(Parser)]
-        struct T {
-            #[command(flatten)]
-            t: TuneArgs,
-        }
-        let mut argv = vec!["tune"];
-        argv.extend_from_slice(line);
-        T::parse_from(argv).t
+        crate::args::parse_args(line).expect("the arguments parse")
     }
 
     #[test]
