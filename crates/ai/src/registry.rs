@@ -272,7 +272,7 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
     }
     Ok(match info.name {
         "random" => Box::new(RandomPlayer::new(seed)),
-        "greedy" => Box::new(GreedyPlayer::new(Box::new(evaluator(spec, "simple")?))),
+        "greedy" => Box::new(GreedyPlayer::new(evaluator(spec, "simple")?)),
         "expectimax" => Box::new(Expectimax::with_eval(
             expectimax_config(spec)?,
             evaluator(spec, "heuristic")?,

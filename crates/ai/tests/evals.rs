@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ai2048_ai::eval::{create_eval, features, EvalConfig, Evaluator, Feature, EVALS, MAX_WEIGHT};
+use ai2048_ai::eval::{create_eval, features, EvalConfig, Feature, EVALS, MAX_WEIGHT};
 use ai2048_ai::{create_player, PlayerSpec, SearchLimits, PLAYERS};
 use ai2048_engine::{Board, Game, Rng, Rules};
 

@@ -33,8 +33,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::sync::Arc;
-
 use ai2048_engine::Board;
 
 mod catalog;
@@ -77,28 +75,5 @@ pub trait Evaluator: Send + Sync {
     /// This evaluation as a row table, if it is one.
     fn row_table(&self) -> Option<&RowTable> {
         None
-    }
-}
-
-/// A shared evaluation evaluates as the one it shares, so the `Arc<dyn Evaluator>` that
-/// [`EvalConfig::build`] returns serves where a `Box<dyn Evaluator>` is wanted.
-///
-/// ```
-/// use ai2048_ai::eval::{create_eval, Evaluator};
-/// use ai2048_ai::search::GreedyPlayer;
-/// let player = GreedyPlayer::new(Box::new(create_eval("snake", None)?));
-/// # Ok::<(), ai2048_ai::eval::EvalError>(())
-/// ```
-impl<E: Evaluator + ?Sized> Evaluator for Arc<E> {
-    fn eval(&self, board: Board) -> f64 {
-        (**self).eval(board)
-    }
-
-    fn lost(&self, board: Board) -> f64 {
-        (**self).lost(board)
-    }
-
-    fn row_table(&self) -> Option<&RowTable> {
-        (**self).row_table()
     }
 }

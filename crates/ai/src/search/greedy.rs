@@ -1,5 +1,7 @@
 //! The greedy player: the best move after one ply on an evaluation.
 
+use std::sync::Arc;
+
 use ai2048_engine::{Board, Dir};
 
 use crate::eval::{Evaluator, Simple};
@@ -18,19 +20,27 @@ use crate::{Player, SearchLimits, SearchResult};
 /// # Ok::<(), ai2048_engine::ParseBoardError>(())
 /// ```
 pub struct GreedyPlayer {
-    eval: Box<dyn Evaluator>,
+    eval: Arc<dyn Evaluator>,
 }
 
 impl Default for GreedyPlayer {
     fn default() -> GreedyPlayer {
-        GreedyPlayer::new(Box::new(Simple))
+        GreedyPlayer::new(Arc::new(Simple))
     }
 }
 
 impl GreedyPlayer {
-    /// A greedy player on the evaluation `eval`.
+    /// A greedy player on the evaluation `eval`, shared as the other players share
+    /// theirs.
+    ///
+    /// ```
+    /// use ai2048_ai::eval::create_eval;
+    /// use ai2048_ai::search::GreedyPlayer;
+    /// let player = GreedyPlayer::new(create_eval("snake", None)?);
+    /// # Ok::<(), ai2048_ai::eval::EvalError>(())
+    /// ```
     #[must_use]
-    pub fn new(eval: Box<dyn Evaluator>) -> GreedyPlayer {
+    pub fn new(eval: Arc<dyn Evaluator>) -> GreedyPlayer {
         GreedyPlayer { eval }
     }
 }
