@@ -69,6 +69,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(threads) = ranged(spec, "threads", "a number of threads", 1..=256)? {
         config.threads = threads;
     }
+    if let Some(bank) = parse_option(spec, "time-bank", "true or false")? {
+        config.time_bank = bank;
+    }
     Ok(config)
 }
 

@@ -183,6 +183,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "time per move when --time-ms and --depth are not given (default 5)"
             ),
             ("threads", "threads searching each move (default 1)"),
+            (
+                "time-bank",
+                "true: time a move leaves unused under --time-ms goes to later moves (default false)"
+            ),
         ),
     },
     PlayerInfo {

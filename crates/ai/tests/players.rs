@@ -105,6 +105,7 @@ fn every_player_is_created_by_name_and_bad_options_say_why() {
     for (spec, needle) in [
         ("expectimax:threads=0", "threads"),
         ("expectimax:learn-p4=maybe", "true or false"),
+        ("expectimax:time-bank=1", "true or false"),
         ("minimax:prune=2", "true or false"),
         ("mcts:mode=tree", "flat or uct"),
         ("mcts:playout=smart", "random or greedy"),
@@ -114,6 +115,13 @@ fn every_player_is_created_by_name_and_bad_options_say_why() {
         let err = create_player(&spec.parse().unwrap(), 0).err().expect(spec);
         assert!(err.to_string().contains(needle), "{spec}: {err}");
     }
+}
+
+#[test]
+fn expectimax_with_a_time_bank_plays_whole_games_legally() {
+    let limits = SearchLimits::with_time(std::time::Duration::from_micros(200));
+    let game = play("expectimax:time-bank=true,tt-mb=1", 3, limits);
+    assert!(game.max_tile() >= 512, "{}", game.max_tile());
 }
 
 #[test]

@@ -36,7 +36,17 @@ pub struct ExpectimaxConfig {
     /// out and each thread has its own transposition table, so results may differ
     /// from run to run by which thread cached what.
     pub threads: usize,
+    /// Under a time budget, bank the time a move leaves unused for later moves of the
+    /// game: a move may spend its budget plus half the bank, and the bank holds at most
+    /// [`MAX_BANKED_BUDGETS`] budgets. Iterative deepening stops early whenever the next
+    /// depth would not fit, so without a bank the mean time per move falls well short of
+    /// the budget; with it the mean approaches the budget, and the hard positions get
+    /// the time the easy ones saved.
+    pub time_bank: bool,
 }
+
+/// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
+pub const MAX_BANKED_BUDGETS: u32 = 4;
 
 impl Default for ExpectimaxConfig {
     fn default() -> ExpectimaxConfig {
@@ -48,6 +58,7 @@ impl Default for ExpectimaxConfig {
             learn_four_probability: false,
             default_time: Duration::from_millis(5),
             threads: 1,
+            time_bank: false,
         }
     }
 }
@@ -86,6 +97,9 @@ pub struct Expectimax {
     tts: Vec<TransTable>,
     /// What the spawns seen so far say of the probability of a 4, when learning it.
     spawns: Option<SpawnModel>,
+    /// Time that earlier moves of this game left unused (see
+    /// [`ExpectimaxConfig::time_bank`]).
+    bank: Duration,
 }
 
 /// How a search values its leaves and its lost boards. Row tables get their own
@@ -249,6 +263,7 @@ impl Expectimax {
             eval,
             tts,
             spawns: config.learn_four_probability.then(SpawnModel::new),
+            bank: Duration::ZERO,
         }
     }
 
@@ -271,6 +286,7 @@ impl Player for Expectimax {
         if let Some(model) = &mut self.spawns {
             model.reset();
         }
+        self.bank = Duration::ZERO;
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
@@ -423,6 +439,13 @@ impl Expectimax {
         let start = Instant::now();
         let fixed = limits.depth.or(self.config.depth);
         let (budget, max_depth) = match (limits.time, fixed) {
+            (Some(time), depth) if self.config.time_bank => {
+                let allowance = time + self.bank / 2;
+                let result = self.deepen(board, allowance, depth.unwrap_or(u32::MAX).min(64), eval);
+                let cap = time * MAX_BANKED_BUDGETS;
+                self.bank = (self.bank + time).saturating_sub(start.elapsed()).min(cap);
+                return result;
+            }
             (Some(time), depth) => (time, depth.unwrap_or(u32::MAX).min(64)),
             (None, Some(depth)) => {
                 let (values, nodes) = self.root(board, depth, None, eval);
@@ -431,8 +454,19 @@ impl Expectimax {
             // Neither: as deep as the board deserves, within the default time.
             (None, None) => (self.config.default_time, adaptive_depth(board)),
         };
-        // Iterative deepening up to the depth limit: deeper while the next depth is
-        // likely to finish in time.
+        self.deepen(board, budget, max_depth, eval)
+    }
+
+    /// Iterative deepening up to `max_depth`: deeper while the next depth is likely to
+    /// finish within `budget`.
+    fn deepen<E: Leaf>(
+        &mut self,
+        board: Board,
+        budget: Duration,
+        max_depth: u32,
+        eval: &E,
+    ) -> SearchResult {
+        let start = Instant::now();
         let deadline = Some(start + budget);
         let (values, mut nodes) = self.root(board, 0, deadline, eval);
         let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
