@@ -144,6 +144,13 @@ impl AiArgs {
 
 /// `ai2048 watch`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "On a terminal (unless --plain): space pauses and resumes, + and - change the \
+pace, n starts a new game, r saves the replay (to --save, else ai2048-SEED.replay), q quits. \
+The AI's best score is kept apart from yours, in $XDG_STATE_HOME/ai2048/best-watch (else \
+~/.local/state/ai2048/best-watch). On a pipe or with --plain, every board is printed as text, \
+then a summary line."
+)]
 pub struct WatchArgs {
     #[command(flatten)]
     pub ai: AiArgs,
@@ -165,7 +172,16 @@ pub struct WatchArgs {
 
 /// `ai2048 play`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "On a terminal: arrows, WASD or hjkl move; u undoes; i asks the AI (--ai) for \
+a hint; space starts and stops autoplay, + and - change its pace; n starts a new game; r saves \
+the replay (to --save, else ai2048-SEED.replay); q quits. The best score is kept in \
+$XDG_STATE_HOME/ai2048/best (else ~/.local/state/ai2048/best). On a pipe, each line is one \
+command: up, down, left, right (or u, d, l, r), undo (z), new (n), quit (q)."
+)]
 pub struct PlayArgs {
+    #[command(flatten)]
+    pub ai: AiArgs,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// The game's seed; random when left out.

@@ -5,6 +5,7 @@ pub mod args;
 pub mod commands;
 pub mod files;
 mod progress;
+mod tui;
 
 use std::process::ExitCode;
 

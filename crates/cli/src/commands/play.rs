@@ -1,21 +1,25 @@
 //! `ai2048 play`: a person plays in the terminal.
 //!
-//! On a terminal the keys act at once: arrows, WASD or hjkl move, `u` undoes, `n`
-//! starts a new game, `q` or Esc quits. When stdin is not a terminal, each line is one
-//! command: a direction by name or initial (`up`, `l`, as in replays), `undo` (or `z`),
-//! `new` (or `n`) and `quit` (or `q`), so scripts can play too.
+//! On a terminal the game runs full screen (see [`crate::tui`]): arrows, WASD or hjkl
+//! move, and the AI chosen with `--ai` gives hints and plays in autoplay. When stdin
+//! or stdout is not a terminal, each line of stdin is one command: a direction by name
+//! or initial (`up`, `l`, as in replays), `undo` (or `z`), `new` (or `n`) and `quit`
+//! (or `q`), so scripts can play too.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
+use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
 use ai2048_engine::{Dir, Game, Rules};
 use anyhow::Result;
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::{cursor, execute, terminal};
 
 use crate::args::PlayArgs;
 use crate::commands::watch::fresh_seed;
 use crate::files::write_atomic;
+use crate::tui::ai::AiWorker;
+use crate::tui::app::{App, Config, Mode};
+use crate::tui::best::BestScore;
+use crate::tui::speed::Speed;
 
 /// What a key or a line asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,48 +41,6 @@ fn action_of_word(word: &str) -> Option<Action> {
         "quit" | "q" | "exit" => Action::Quit,
         _ => return None,
     })
-}
-
-fn action_of_key(key: KeyEvent) -> Option<Action> {
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
-    }
-    Some(match key.code {
-        KeyCode::Up | KeyCode::Char('w' | 'k') => Action::Move(Dir::Up),
-        KeyCode::Down | KeyCode::Char('s' | 'j') => Action::Move(Dir::Down),
-        KeyCode::Left | KeyCode::Char('a' | 'h') => Action::Move(Dir::Left),
-        KeyCode::Right | KeyCode::Char('d' | 'l') => Action::Move(Dir::Right),
-        KeyCode::Char('u' | 'z') => Action::Undo,
-        KeyCode::Char('n') => Action::New,
-        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
-        _ => return None,
-    })
-}
-
-/// Puts the terminal back however the game ends, errors and panics included.
-struct RawMode;
-
-impl RawMode {
-    fn enter() -> Result<RawMode> {
-        terminal::enable_raw_mode()?;
-        execute!(
-            std::io::stdout(),
-            terminal::EnterAlternateScreen,
-            cursor::Hide
-        )?;
-        Ok(RawMode)
-    }
-}
-
-impl Drop for RawMode {
-    fn drop(&mut self) {
-        let _ = execute!(
-            std::io::stdout(),
-            cursor::Show,
-            terminal::LeaveAlternateScreen
-        );
-        let _ = terminal::disable_raw_mode();
-    }
 }
 
 struct Session {
@@ -145,19 +107,22 @@ impl Session {
 /// Plays a game with a person at the keys.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules()?;
+    let spec = args.ai.spec()?;
+    let limits = args.ai.limits()?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let mut session = Session {
-        rules,
-        game: Game::new(seed, rules)?,
-        best: 0,
-        message: String::new(),
-    };
-    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        play_keys(&mut session)?;
+    let game = if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        play_screen(args, rules, &spec, limits, seed)?
     } else {
+        let mut session = Session {
+            rules,
+            game: Game::new(seed, rules)?,
+            best: 0,
+            message: String::new(),
+        };
         play_lines(&mut session)?;
-    }
-    let g = &session.game;
+        session.game
+    };
+    let g = &game;
     writeln!(
         std::io::stdout(),
         "final: score {}, max tile {}, {} moves, seed {}",
@@ -178,30 +143,27 @@ fn save(path: &Path, game: &Game) -> Result<()> {
     Ok(())
 }
 
-fn play_keys(session: &mut Session) -> Result<()> {
-    let _raw = RawMode::enter()?;
-    let help = "arrows/WASD/hjkl move  u undo  n new game  q quit";
-    loop {
-        let mut out = std::io::stdout().lock();
-        execute!(
-            out,
-            cursor::MoveTo(0, 0),
-            terminal::Clear(terminal::ClearType::All)
-        )?;
-        write!(out, "{}{help}\r\n", session.render("\r\n"))?;
-        out.flush()?;
-        drop(out);
-        if let Event::Key(key) = event::read()? {
-            if key.kind != KeyEventKind::Press {
-                continue;
-            }
-            if let Some(action) = action_of_key(key) {
-                if !session.apply(action) {
-                    return Ok(());
-                }
-            }
-        }
-    }
+/// The full-screen game; returns the game on the screen when the person quit.
+fn play_screen(
+    args: &PlayArgs,
+    rules: Rules,
+    spec: &PlayerSpec,
+    limits: SearchLimits,
+    seed: u64,
+) -> Result<Game> {
+    let worker = AiWorker::spawn(create_player(spec, seed)?, limits)?;
+    let mut app = App::new(Config {
+        mode: Mode::Play,
+        rules,
+        seed,
+        ai: spec.to_string(),
+        speed: Speed::default(),
+        save_path: args.save.clone(),
+        best: BestScore::default_path("best").map_or_else(BestScore::in_memory, BestScore::load),
+    })?;
+    crate::tui::terminal::run(&mut app, &worker)?;
+    let _ = app.persist_best();
+    Ok(app.game().clone())
 }
 
 fn play_lines(session: &mut Session) -> Result<()> {
@@ -234,16 +196,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_and_keys_agree() {
+    fn words_name_directions_and_commands() {
         assert_eq!(action_of_word("U"), Some(Action::Move(Dir::Up)));
         assert_eq!(action_of_word("left"), Some(Action::Move(Dir::Left)));
+        assert_eq!(action_of_word(" r "), Some(Action::Move(Dir::Right)));
+        assert_eq!(action_of_word("z"), Some(Action::Undo));
+        assert_eq!(action_of_word("New"), Some(Action::New));
+        assert_eq!(action_of_word("exit"), Some(Action::Quit));
         assert_eq!(action_of_word("bogus"), None);
-        let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
-        assert_eq!(action_of_key(key('h')), Some(Action::Move(Dir::Left)));
-        assert_eq!(action_of_key(key('l')), Some(Action::Move(Dir::Right)));
-        assert_eq!(
-            action_of_key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE)),
-            Some(Action::Move(Dir::Up))
-        );
     }
 }

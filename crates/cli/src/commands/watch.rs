@@ -1,15 +1,23 @@
-//! `ai2048 watch`: the AI plays one game while you watch.
+//! `ai2048 watch`: the AI plays while you watch.
+//!
+//! On a terminal the game runs full screen (see [`crate::tui`]): the AI plays on its
+//! own thread while the keys pause, change the pace, start a new game or save the
+//! replay. With `--plain`, or when stdout is not a terminal, every board is printed as
+//! plain text, then a summary line.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::create_player;
-use ai2048_engine::Game;
+use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
+use ai2048_engine::{Game, Rules};
 use anyhow::{Context, Result};
-use crossterm::{cursor, terminal, QueueableCommand};
 
 use crate::args::WatchArgs;
 use crate::files::write_atomic;
+use crate::tui::ai::AiWorker;
+use crate::tui::app::{App, Config, Mode};
+use crate::tui::best::BestScore;
+use crate::tui::speed::Speed;
 
 /// A seed from the clock, for games the user did not seed. It is printed, so the game
 /// can still be replayed.
@@ -20,15 +28,74 @@ pub fn fresh_seed() -> u64 {
     ai2048_engine::rng::derive_seed(nanos, u64::from(std::process::id()))
 }
 
-/// Plays one game with the chosen AI, drawing the board after every move.
+/// Plays with the chosen AI: full screen on a terminal, else one game in plain text.
 pub fn run(args: &WatchArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let spec = args.ai.spec()?;
     let limits = args.ai.limits()?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
+    if !args.plain && std::io::stdout().is_terminal() {
+        watch_screen(args, rules, &spec, limits, seed)
+    } else {
+        watch_plain(args, rules, &spec, limits, seed)
+    }
+}
+
+/// The full-screen game, then the summary and `--save` once the screen is gone.
+fn watch_screen(
+    args: &WatchArgs,
+    rules: Rules,
+    spec: &PlayerSpec,
+    limits: SearchLimits,
+    seed: u64,
+) -> Result<()> {
+    let worker = AiWorker::spawn(create_player(spec, seed)?, limits)?;
+    let mut app = App::new(Config {
+        mode: Mode::Watch,
+        rules,
+        seed,
+        ai: spec.to_string(),
+        speed: Speed::new(args.delay_ms),
+        save_path: args.save.clone(),
+        best: BestScore::default_path("best-watch")
+            .map_or_else(BestScore::in_memory, BestScore::load),
+    })?;
+    crate::tui::terminal::run(&mut app, &worker)?;
+    let _ = app.persist_best();
+    let game = app.game();
+    let stats = app.stats();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}: score {}, max tile {}, {} moves ({:.3} ms/move mean), seed {}",
+        if game.is_over() {
+            "game over"
+        } else {
+            "stopped"
+        },
+        game.score(),
+        game.max_tile(),
+        game.moves(),
+        stats.ms_per_move(),
+        game.seed(),
+    )?;
+    if let Some(path) = &args.save {
+        write_atomic(path, game.replay().to_string().as_bytes())?;
+        writeln!(out, "replay saved to {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// One game, every board printed as plain text.
+fn watch_plain(
+    args: &WatchArgs,
+    rules: Rules,
+    spec: &PlayerSpec,
+    limits: SearchLimits,
+    seed: u64,
+) -> Result<()> {
     let mut game = Game::new(seed, rules)?;
-    let mut player = create_player(&spec, seed)?;
-    let live = !args.plain && std::io::stdout().is_terminal();
+    let mut player = create_player(spec, seed)?;
     let mut out = std::io::stdout().lock();
 
     let started = Instant::now();
@@ -37,10 +104,6 @@ pub fn run(args: &WatchArgs) -> Result<()> {
     let mut nodes = 0u64;
     let mut depth = 0;
     loop {
-        if live {
-            out.queue(cursor::MoveTo(0, 0))?;
-            out.queue(terminal::Clear(terminal::ClearType::All))?;
-        }
         let moves = game.moves().max(1) as f64;
         writeln!(
             out,
@@ -52,9 +115,7 @@ pub fn run(args: &WatchArgs) -> Result<()> {
             nodes as f64 / think.as_secs_f64().max(1e-9),
         )?;
         write!(out, "{}", game.board())?;
-        if !live {
-            writeln!(out)?;
-        }
+        writeln!(out)?;
         out.flush()?;
         if game.is_over() {
             break;
