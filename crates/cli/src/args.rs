@@ -35,6 +35,8 @@ pub enum Command {
     Tune(TuneArgs),
     /// Answer JSON requests, one per line, on stdin (for other programs and graders).
     Engine(EngineArgs),
+    /// Serve the game in the browser, with the AI beside it, and the engine over HTTP.
+    Serve(ServeArgs),
     /// Check a saved replay and print its final board.
     Replay(ReplayArgs),
     /// List the players and evaluations with their options.
@@ -348,6 +350,20 @@ pub struct EngineArgs {
     /// The player for `best` requests that name none.
     #[arg(long, default_value = DEFAULT_PLAYER, value_name = "NAME")]
     pub ai: String,
+}
+
+/// `ai2048 serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The address to listen on: 127.0.0.1 serves this machine only.
+    #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+    pub host: std::net::IpAddr,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8048)]
+    pub port: u16,
+    /// Open the page in a browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `ai2048 replay`.

@@ -22,6 +22,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
+        Some(Command::Serve(a)) => commands::serve::run(&a),
         Some(Command::Players) => commands::players::run(),
         Some(Command::Signature) => commands::signature::run(),
     };

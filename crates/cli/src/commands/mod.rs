@@ -5,6 +5,7 @@ pub mod engine;
 pub mod play;
 pub mod players;
 pub mod replay;
+pub mod serve;
 pub mod signature;
 pub mod sweep;
 pub mod tune;

@@ -1,0 +1,424 @@
+// The page of `ai2048 serve`. It holds no game rules: every move, merge, spawn and
+// game over comes from the server (POST /api/step), and so does every AI move
+// (POST /api/best). The page only draws, animates, and keeps a history for undo.
+'use strict';
+
+(() => {
+  const KEYS = {
+    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
+    w: 'up', s: 'down', a: 'left', d: 'right',
+    k: 'up', j: 'down', h: 'left', l: 'right',
+  };
+  const TIMES_MS = [10, 25, 50, 100, 250, 500, 1000];
+  const DEFAULT_TIME_MS = 50;
+  const BEST_KEY = 'ai2048.best';
+  const SLIDE_MS = 100;
+  const SWIPE_PX = 10;
+
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    tiles: $('tiles'), game: $('game'), score: $('score'), scoreValue: $('score-value'),
+    best: $('best'), seed: $('seed'),
+    over: $('game-over'), retry: $('retry'), newGame: $('new-game'), undo: $('undo'),
+    hint: $('hint'), autoplay: $('autoplay'), player: $('ai-player'), time: $('ai-time'),
+    speed: $('speed'), stats: $('ai-stats'), hintValues: $('hint-values'), message: $('message'),
+  };
+
+  // The game as the server last described it, and the boards before it for undo.
+  const state = { seed: 0, turn: 0, board: null, score: 0, over: true, history: [] };
+  let busy = false; // a move is on its way to the server
+  let autoplay = false;
+  let generation = 0; // bumped by a new game or an undo, so stale answers are dropped
+
+  // For tests and the curious: the page's state and every move played.
+  const debug = {
+    ready: false, seed: 0, turn: 0, board: null, score: 0, over: false,
+    moves: 0, aiMoves: 0, log: [], lastSearch: null, errors: [],
+  };
+  window.__ai2048 = debug;
+
+  class ApiError extends Error {
+    constructor(message, status, retryAfter) {
+      super(message);
+      this.status = status;
+      this.retryAfter = retryAfter;
+    }
+  }
+
+  async function api(path, body) {
+    const init = body === undefined
+      ? { method: 'GET' }
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (e) {
+      throw new ApiError('the server cannot be reached: is ai2048 serve still running?', 0, 1);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = null;
+    }
+    if (!response.ok) {
+      const message = (data && data.error) || `the server answered ${response.status}`;
+      const retry = Number(response.headers.get('Retry-After')) || 1;
+      throw new ApiError(message, response.status, retry);
+    }
+    return data;
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  function say(text) {
+    ui.message.textContent = text || '';
+    if (text) debug.errors.push(text);
+  }
+
+  // ---- Drawing -------------------------------------------------------------------
+
+  function tileClass(value) {
+    return value > 2048 ? 'tile-super' : `tile-${value}`;
+  }
+
+  function placeTile(el, cell) {
+    const row = Math.floor(cell / 4);
+    const col = cell % 4;
+    el.classList.remove('row-0', 'row-1', 'row-2', 'row-3', 'col-0', 'col-1', 'col-2', 'col-3');
+    el.classList.add(`row-${row}`, `col-${col}`);
+    el.dataset.cell = String(cell);
+  }
+
+  function makeTile(value, cell, extra) {
+    const el = document.createElement('div');
+    el.className = `tile ${tileClass(value)} tile-digits-${String(value).length}`;
+    if (extra) el.classList.add(extra);
+    el.dataset.value = String(value);
+    placeTile(el, cell);
+    const inner = document.createElement('div');
+    inner.className = 'tile-inner';
+    inner.textContent = String(value);
+    el.appendChild(inner);
+    return el;
+  }
+
+  const cellValue = (board, cell) => board[Math.floor(cell / 4)][cell % 4];
+
+  // Draws `board` at once; the cells in `fresh` appear with a zoom.
+  function drawBoard(board, fresh) {
+    ui.tiles.replaceChildren();
+    for (let cell = 0; cell < 16; cell += 1) {
+      const value = cellValue(board, cell);
+      if (value) {
+        ui.tiles.appendChild(makeTile(value, cell, fresh && fresh.has(cell) ? 'tile-new' : null));
+      }
+    }
+  }
+
+  // Animates a move: every tile slides from its cell to where the server says, two
+  // tiles that merge slide onto one cell and the doubled tile pops, and the spawned
+  // tile appears.
+  function drawMove(before, after, motions, spawn) {
+    ui.tiles.replaceChildren();
+    const sliding = [];
+    const merged = new Set();
+    for (const m of motions) {
+      const el = makeTile(cellValue(before, m.from), m.from, m.merged ? 'tile-source' : null);
+      ui.tiles.appendChild(el);
+      sliding.push([el, m.to]);
+      if (m.merged) merged.add(m.to);
+    }
+    // Lay the tiles out where they were, then move them: the transition slides them.
+    void ui.tiles.offsetWidth;
+    for (const [el, to] of sliding) placeTile(el, to);
+    for (const cell of merged) ui.tiles.appendChild(makeTile(cellValue(after, cell), cell, 'tile-merged'));
+    if (spawn) ui.tiles.appendChild(makeTile(spawn.tile, spawn.cell, 'tile-new'));
+    // The merged tiles' sources are hidden under the new tile: drop them after the slide.
+    setTimeout(() => {
+      for (const el of ui.tiles.querySelectorAll('.tile-source')) el.remove();
+    }, SLIDE_MS + 20);
+  }
+
+  function readBest() {
+    try {
+      return Number(window.localStorage.getItem(BEST_KEY)) || 0;
+    } catch (e) {
+      return 0;
+    }
+  }
+
+  function drawScore(gained) {
+    ui.scoreValue.textContent = String(state.score);
+    if (gained > 0) {
+      const plus = document.createElement('div');
+      plus.className = 'score-addition';
+      plus.textContent = `+${gained}`;
+      ui.score.appendChild(plus);
+      setTimeout(() => plus.remove(), 700);
+    }
+    let best = readBest();
+    if (state.score > best) {
+      best = state.score;
+      try {
+        window.localStorage.setItem(BEST_KEY, String(best));
+      } catch (e) {
+        // No storage (a private window): the best score lasts as long as the page.
+      }
+    }
+    ui.best.textContent = String(best);
+  }
+
+  function sync() {
+    Object.assign(debug, {
+      seed: state.seed, turn: state.turn, board: state.board, score: state.score, over: state.over,
+    });
+    ui.over.hidden = !state.over;
+    ui.undo.disabled = state.history.length === 0;
+    ui.seed.textContent = `game ${state.seed}, move ${state.turn}`;
+  }
+
+  // ---- The game ------------------------------------------------------------------
+
+  async function newGame() {
+    generation += 1;
+    const mine = generation;
+    setAutoplay(false);
+    clearHint();
+    try {
+      const game = await api('/api/new', {});
+      if (mine !== generation) return;
+      Object.assign(state, {
+        seed: game.seed, turn: game.turn, board: game.board, score: game.score, over: game.over, history: [],
+      });
+      drawBoard(game.board, new Set(game.spawns.map((s) => s.cell)));
+      drawScore(0);
+      sync();
+      say('');
+      debug.ready = true;
+    } catch (e) {
+      say(e.message);
+    }
+  }
+
+  // Plays `dir`; `by` says who asked ('player' or 'ai'). True if the board moved.
+  async function move(dir, by) {
+    if (busy || state.over || !state.board) return false;
+    busy = true;
+    const mine = generation;
+    const before = state.board;
+    try {
+      const step = await api('/api/step', { board: before, dir, seed: state.seed, turn: state.turn });
+      if (mine !== generation || !step.moved) return false;
+      state.history.push({ board: before, score: state.score, turn: state.turn, over: state.over });
+      Object.assign(state, { board: step.board, turn: step.turn, over: step.over });
+      state.score += step.score;
+      debug.log.push({ board: before, dir, by });
+      debug.moves += 1;
+      if (by === 'ai') debug.aiMoves += 1;
+      drawMove(before, step.board, step.motions, step.spawn);
+      drawScore(step.score);
+      clearHint();
+      sync();
+      if (step.over) setAutoplay(false);
+      return true;
+    } catch (e) {
+      say(e.message);
+      return false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function undo() {
+    const last = state.history.pop();
+    if (!last) return;
+    generation += 1;
+    setAutoplay(false);
+    clearHint();
+    Object.assign(state, last);
+    drawBoard(state.board, null);
+    drawScore(0);
+    sync();
+  }
+
+  // ---- The AI --------------------------------------------------------------------
+
+  function searchRequest() {
+    return { board: state.board, ai: ui.player.value, time_ms: Number(ui.time.value) };
+  }
+
+  function showSearch(best, elapsedMs) {
+    debug.lastSearch = best;
+    if (!best.dir) {
+      ui.stats.textContent = 'No move is legal: the game is over.';
+      return;
+    }
+    const nodes = Number(best.nodes).toLocaleString('en-US');
+    ui.stats.textContent = `${best.dir}: depth ${best.depth}, ${nodes} nodes, ${Math.round(elapsedMs)} ms`;
+  }
+
+  // A direction's value, on the player's own scale: whole numbers with separators
+  // (the searches' values run to millions and differ in the last digits).
+  function formatValue(v) {
+    if (v === null || v === undefined) return '–';
+    if (Math.abs(v) >= 1e10) return v.toExponential(4);
+    if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+    return v.toFixed(1);
+  }
+
+  function clearHint() {
+    ui.hintValues.hidden = true;
+  }
+
+  async function hint() {
+    if (!state.board || state.over) return;
+    const mine = generation;
+    const board = state.board;
+    ui.hint.disabled = true;
+    try {
+      const started = performance.now();
+      const best = await api('/api/best', searchRequest());
+      if (mine !== generation || board !== state.board) return;
+      showSearch(best, performance.now() - started);
+      for (const el of ui.hintValues.querySelectorAll('.hint-value')) {
+        const dir = el.dataset.dir;
+        const value = best.values ? best.values[dir] : null;
+        el.querySelector('.value').textContent = formatValue(value);
+        el.classList.toggle('best', dir === best.dir);
+        el.classList.toggle('illegal', value === null || value === undefined);
+      }
+      ui.hintValues.hidden = false;
+      say('');
+    } catch (e) {
+      say(e.message);
+    } finally {
+      ui.hint.disabled = false;
+    }
+  }
+
+  // The pause between the AI's moves: speed 10 is no pause, 0 is a second.
+  const autoplayDelay = () => Math.round(1000 * ((10 - Number(ui.speed.value)) / 10) ** 2);
+
+  function setAutoplay(on) {
+    autoplay = on;
+    ui.autoplay.setAttribute('aria-pressed', String(on));
+    ui.autoplay.textContent = on ? 'Stop' : 'Autoplay';
+  }
+
+  async function runAutoplay() {
+    while (autoplay && !state.over) {
+      const mine = generation;
+      const started = performance.now();
+      let best;
+      try {
+        best = await api('/api/best', searchRequest());
+      } catch (e) {
+        if (e.status === 503) {
+          say('The server is busy; trying again.');
+          await sleep(1000 * e.retryAfter);
+          continue;
+        }
+        say(e.message);
+        setAutoplay(false);
+        return;
+      }
+      if (!autoplay || mine !== generation) continue;
+      showSearch(best, performance.now() - started);
+      if (!best.dir) break;
+      // A key pressed meanwhile may hold the board: wait for that move to land.
+      while (busy) await sleep(5);
+      if (mine !== generation) continue;
+      await move(best.dir, 'ai');
+      await sleep(Math.max(autoplayDelay(), 0));
+    }
+    setAutoplay(false);
+  }
+
+  async function loadPlayers() {
+    try {
+      const info = await api('/api/players');
+      ui.player.replaceChildren();
+      for (const p of info.players) {
+        const option = document.createElement('option');
+        option.value = p.name;
+        option.textContent = p.name;
+        option.title = p.about;
+        option.selected = p.name === info.default;
+        ui.player.appendChild(option);
+      }
+      fillTimes(info.max_time_ms);
+    } catch (e) {
+      say(e.message);
+      fillTimes(1000);
+    }
+  }
+
+  function fillTimes(maxMs) {
+    ui.time.replaceChildren();
+    for (const ms of TIMES_MS.filter((t) => t <= maxMs)) {
+      const option = document.createElement('option');
+      option.value = String(ms);
+      option.textContent = ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+      option.selected = ms === DEFAULT_TIME_MS;
+      ui.time.appendChild(option);
+    }
+  }
+
+  // ---- Input ---------------------------------------------------------------------
+
+  document.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.tagName === 'SELECT' || target.tagName === 'INPUT')) return;
+    const dir = KEYS[event.key] || KEYS[event.key.toLowerCase()];
+    if (dir) {
+      event.preventDefault();
+      move(dir, 'player');
+    } else if (event.key === 'u' || event.key === 'U') {
+      undo();
+    } else if (event.key === '?') {
+      hint();
+    }
+  });
+
+  let swipeStart = null;
+  ui.game.addEventListener('pointerdown', (event) => {
+    if (event.target.closest('button')) return;
+    swipeStart = { x: event.clientX, y: event.clientY, id: event.pointerId };
+    ui.game.setPointerCapture(event.pointerId);
+  });
+  ui.game.addEventListener('pointerup', (event) => {
+    if (!swipeStart || swipeStart.id !== event.pointerId) return;
+    const dx = event.clientX - swipeStart.x;
+    const dy = event.clientY - swipeStart.y;
+    swipeStart = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return;
+    const dir = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up');
+    move(dir, 'player');
+  });
+  ui.game.addEventListener('pointercancel', () => {
+    swipeStart = null;
+  });
+
+  ui.newGame.addEventListener('click', newGame);
+  ui.retry.addEventListener('click', newGame);
+  ui.undo.addEventListener('click', undo);
+  ui.hint.addEventListener('click', hint);
+  ui.autoplay.addEventListener('click', () => {
+    if (autoplay) {
+      setAutoplay(false);
+    } else if (!state.over) {
+      setAutoplay(true);
+      runAutoplay();
+    }
+  });
+
+  // Buttons keep no focus, so that the arrow keys always play.
+  for (const button of document.querySelectorAll('button')) {
+    button.addEventListener('mouseup', () => button.blur());
+  }
+
+  ui.best.textContent = String(readBest());
+  loadPlayers().then(newGame);
+})();

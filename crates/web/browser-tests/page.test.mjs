@@ -1,0 +1,230 @@
+// The page of `ai2048 serve` in a real headless Chromium: it loads, keys move the
+// tiles, the hint shows four values, autoplay plays legal moves, and a screenshot is
+// saved for people to look at.
+//
+// Environment: AI2048_BIN, the ai2048 binary (default target/debug/ai2048 from the
+// repository root); AI2048_ARTIFACTS, where the screenshot goes (default
+// target/web-artifacts); CHROMIUM, the browser (default /usr/bin/chromium).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const BINARY = path.resolve(ROOT, process.env.AI2048_BIN || 'target/debug/ai2048');
+const ARTIFACTS = path.resolve(ROOT, process.env.AI2048_ARTIFACTS || 'target/web-artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// Without the networking flags, Chromium hangs on a closed network.
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const DIRS = ['up', 'down', 'left', 'right'];
+// A direction's value as the hint shows it: 1,234,567 or 812.5 or 1.2345e+12.
+const VALUE = /^-?(\d{1,3}(,\d{3})+|\d+\.\d|\d\.\d{4}e[+-]\d+)$/;
+
+let server = null;
+let url = null;
+let context = null;
+let page = null;
+let profile = null;
+const pageErrors = [];
+
+function stopServer() {
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+}
+// Even if the run is cut short, leave no server behind.
+process.on('exit', stopServer);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopServer();
+    process.exit(1);
+  });
+}
+
+// Starts `ai2048 serve --port 0` and reads the address it prints.
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = child;
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`no address from ${BINARY} in 30 s: ${stderr}`)), 30_000);
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot start ${BINARY}: ${e.message}`)); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${BINARY} exited (${code}): ${stderr}`)); });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const found = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+  });
+}
+
+async function api(route, body) {
+  const response = await fetch(`${url}${route}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, `${route}: ${await response.clone().text()}`);
+  return response.json();
+}
+
+// The board as the page shows it: the value of each tile, by its cell.
+function domBoard() {
+  return page.evaluate(() => {
+    const board = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+    for (const tile of document.querySelectorAll('#tiles .tile:not(.tile-source)')) {
+      const cell = Number(tile.dataset.cell);
+      board[Math.floor(cell / 4)][cell % 4] = Number(tile.dataset.value);
+    }
+    return board;
+  });
+}
+
+const debug = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__ai2048)));
+const tileCount = (board) => board.flat().filter((v) => v !== 0).length;
+
+// Waits until the page shows what its state says (the slide and the merges are done).
+async function settled() {
+  await page.waitForFunction(() => !document.querySelector('#tiles .tile-source'));
+  const state = await debug();
+  assert.deepEqual(await domBoard(), state.board, 'the page shows the board the server sent');
+  return state;
+}
+
+before(async () => {
+  url = await startServer();
+  profile = mkdtempSync(path.join(tmpdir(), 'ai2048-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 620, height: 1180 },
+  });
+  page = context.pages()[0] || (await context.newPage());
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+});
+
+after(async () => {
+  try {
+    if (context) await context.close();
+  } finally {
+    stopServer();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('the page loads with a board of two tiles', async () => {
+  await page.goto(`${url}/`);
+  assert.match(await page.title(), /2048/);
+  await page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready);
+  const state = await settled();
+  assert.equal(tileCount(state.board), 2);
+  assert.equal(await page.locator('#tiles .tile').count(), 2);
+  assert.equal(await page.locator('#score-value').innerText(), '0');
+  // The players come from the server.
+  const players = await page.locator('#ai-player option').allInnerTexts();
+  assert.ok(players.includes('expectimax') && players.includes('greedy'), players.join());
+});
+
+test('the keys move the tiles', async () => {
+  const before = await domBoard();
+  const { moves } = await debug();
+  // Some direction is always legal at the start: press arrows until the board moves.
+  for (const key of ['ArrowLeft', 'ArrowDown', 'ArrowRight', 'ArrowUp']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+    if ((await debug()).moves > moves) break;
+  }
+  const state = await settled();
+  assert.equal(state.moves, moves + 1, 'an arrow key played one move');
+  assert.notDeepEqual(await domBoard(), before, 'the tiles moved');
+  assert.equal(state.log.at(-1).by, 'player');
+  assert.deepEqual(state.log.at(-1).board, before);
+
+  // WASD and hjkl play too.
+  for (const key of ['a', 's', 'd', 'w', 'h', 'j', 'l', 'k']) {
+    const count = (await debug()).moves;
+    const board = (await debug()).board;
+    const legal = (await api('/api/legal', { board })).dirs;
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+    const dir = { a: 'left', s: 'down', d: 'right', w: 'up', h: 'left', j: 'down', l: 'right', k: 'up' }[key];
+    assert.equal((await debug()).moves, count + (legal.includes(dir) ? 1 : 0), `key ${key}`);
+  }
+  await settled();
+
+  // Undo goes back one board.
+  const last = (await debug()).log.at(-1).board;
+  await page.keyboard.press('u');
+  await page.waitForTimeout(50);
+  const undone = await settled();
+  assert.deepEqual(undone.board, last);
+});
+
+test('the hint shows the AI move and the value of each direction', async () => {
+  const { board } = await debug();
+  const legal = (await api('/api/legal', { board })).dirs;
+  await page.click('#hint');
+  await page.locator('#hint-values').waitFor({ state: 'visible' });
+  const values = await page.locator('#hint-values .hint-value').evaluateAll((els) =>
+    els.map((el) => ({
+      dir: el.dataset.dir,
+      text: el.querySelector('.value').textContent,
+      best: el.classList.contains('best'),
+    })));
+  assert.deepEqual(values.map((v) => v.dir), DIRS);
+  for (const v of values) {
+    if (legal.includes(v.dir)) assert.match(v.text, VALUE, `${v.dir}: ${v.text}`);
+    else assert.equal(v.text, '–');
+  }
+  const best = values.filter((v) => v.best);
+  assert.equal(best.length, 1);
+  assert.ok(legal.includes(best[0].dir));
+  const stats = await page.locator('#ai-stats').innerText();
+  assert.match(stats, /depth \d+, [\d,]+ nodes/);
+});
+
+test('autoplay plays at least 50 legal moves', async () => {
+  await page.selectOption('#ai-time', '10');
+  await page.locator('#speed').fill('10');
+  const start = (await debug()).aiMoves;
+  await page.click('#autoplay');
+  await page.waitForFunction(
+    (n) => window.__ai2048.aiMoves >= n || window.__ai2048.over,
+    start + 60,
+    { timeout: 120_000, polling: 100 },
+  );
+  await page.click('#autoplay');
+  await page.waitForTimeout(300);
+  const state = await settled();
+  const moves = state.log.filter((m) => m.by === 'ai');
+  assert.ok(moves.length >= 50, `only ${moves.length} AI moves`);
+  for (const { board, dir } of moves) {
+    const { dirs } = await api('/api/legal', { board });
+    assert.ok(dirs.includes(dir), `${dir} is not legal on ${JSON.stringify(board)}`);
+  }
+  assert.ok(state.score > 0);
+  assert.equal(Number(await page.locator('#score-value').innerText()), state.score);
+  assert.ok(Number(await page.locator('#best').innerText()) >= state.score);
+  assert.ok(tileCount(state.board) >= 3);
+});
+
+test('a screenshot for people to look at', async () => {
+  await page.click('#hint');
+  await page.locator('#hint-values').waitFor({ state: 'visible' });
+  await page.waitForTimeout(400);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, 'page.png');
+  await page.screenshot({ path: file, fullPage: true });
+  assert.deepEqual(pageErrors, [], 'the page logged no error');
+});

@@ -1,0 +1,65 @@
+//! The page: hand-written HTML, CSS and JavaScript, built into the binary.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// One static file: its path, content type and content.
+pub struct Asset {
+    /// The path it is served at.
+    pub path: &'static str,
+    /// Its `Content-Type`.
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub body: &'static str,
+}
+
+/// Every file of the page.
+pub const ASSETS: &[Asset] = &[
+    Asset {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("../assets/index.html"),
+    },
+    Asset {
+        path: "/style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../assets/style.css"),
+    },
+    Asset {
+        path: "/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../assets/app.js"),
+    },
+    Asset {
+        path: "/favicon.svg",
+        content_type: "image/svg+xml",
+        body: include_str!("../assets/favicon.svg"),
+    },
+];
+
+/// What the page may load: only its own files, and its own API.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+     object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+impl Asset {
+    /// The response that serves it.
+    #[must_use]
+    pub fn response(&self) -> Response {
+        let mut response = (StatusCode::OK, self.body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(self.content_type),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+        response
+    }
+}

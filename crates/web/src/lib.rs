@@ -1,0 +1,142 @@
+//! `ai2048 serve`: the original game's look in the browser, with the AI beside it.
+//!
+//! The binary serves the page itself (HTML, CSS and JavaScript written by hand and
+//! built in with `include_str!`: nothing to install, no CDN) and a JSON API. The page
+//! has no game rules of its own: every move, spawn and tile path comes from the
+//! server, which keeps no state.
+//!
+//! # The API
+//!
+//! Every answer is JSON. Errors are `{"error":"what is wrong, and where"}` (with the
+//! request's `id` first when it had one) under a 4xx status, or 503 with
+//! `Retry-After` when the server is busy.
+//!
+//! | route | body | answer |
+//! | --- | --- | --- |
+//! | `POST /api/apply`, `/api/legal`, `/api/spawns`, `/api/best` | a request of the protocol of `ai2048 engine` ([`ai2048_protocol`]) without its `"op"` | the protocol's answer |
+//! | `POST /api` | one protocol request, `"op"` included | the protocol's answer |
+//! | `POST /api/new` | `{"seed":S}`, optional | a new game: `seed`, `turn` 0, `board`, `score`, `over`, start `spawns` |
+//! | `POST /api/step` | `{"board":B,"dir":D,"seed":S,"turn":T}` | the board after the move and its spawn, `score`, `moved`, `spawn`, `over`, `turn`, and the tiles' `motions` |
+//! | `GET /api/players` | | the players and their options, and the time limits |
+//!
+//! The protocol's requests are read by [`ai2048_protocol::Request`], so their
+//! validation and error messages are the same as on `ai2048 engine`'s stdin; bad ones
+//! get 400. Seeds and turns are integers up to 2^53 - 1, which JavaScript holds
+//! exactly. A game's spawns come from `Rng::new(derive_seed(seed, turn))`, so a game
+//! replays from its seed and moves.
+//!
+//! # Limits
+//!
+//! Searches (`best`) run on a fixed pool of threads with a bounded queue; past it the
+//! answer is 503 at once. Every search has a time limit: `time_ms` is capped at
+//! [`ServerConfig::max_time`] (one second), a request with only a `depth` gets that
+//! cap, and one with neither gets [`ServerConfig::default_time`]. Player options that
+//! read files (`weights=FILE`), start threads or bank time are refused with 400, and an
+//! expectimax table is at most [`ServerConfig::tt_mb`] MiB, so the players take at most
+//! [`ServerConfig::worst_case_memory_mb`] (200 MiB with the defaults on two cores).
+//! Bodies are at most 16 KiB (413 past it); headers and bodies must arrive within 5 s,
+//! and a request takes at most 30 s in all. Unknown routes get 404, wrong methods 405.
+//!
+//! ```
+//! use ai2048_web::{router, ServerConfig};
+//!
+//! // The whole application, for any server: `Server` runs it with the limits above.
+//! let app = router(ServerConfig { workers: 1, ..ServerConfig::default() })?;
+//! # drop(app);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+#![deny(missing_docs)]
+
+mod api;
+mod assets;
+mod body;
+mod config;
+mod error;
+pub mod game;
+mod json;
+pub mod policy;
+mod pool;
+mod server;
+
+use std::io;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::DefaultBodyLimit;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::Router;
+
+pub use api::{App, AppState};
+pub use assets::{Asset, ASSETS};
+pub use config::ServerConfig;
+pub use error::ApiError;
+pub use json::MAX_SAFE_INTEGER;
+pub use pool::{Busy, SearchPool};
+pub use server::{serve_blocking, Server};
+
+/// The protocol operations served at `POST /api/OP`.
+const PROTOCOL_OPS: [&str; 4] = ["apply", "legal", "spawns", "best"];
+
+/// The application: the page, the API, and the limits of `config`, with its search
+/// pool started. Serve it with [`Server`], which adds the connection limits.
+///
+/// # Errors
+///
+/// When a search thread cannot be started.
+pub fn router(config: ServerConfig) -> io::Result<Router> {
+    let pool = SearchPool::new(config.workers, config.queue, config.players_per_worker)?;
+    let request_timeout = config.request_timeout;
+    let app: AppState = Arc::new(App { config, pool });
+    let mut router = Router::new();
+    for asset in ASSETS {
+        router = router.route(asset.path, get(move || async move { asset.response() }));
+    }
+    for op in PROTOCOL_OPS {
+        let app = Arc::clone(&app);
+        router = router.route(
+            &format!("/api/{op}"),
+            post(move |headers: HeaderMap, body: Body| {
+                api::protocol_op(Arc::clone(&app), op, headers, body)
+            }),
+        );
+    }
+    for op in ["new", "step"] {
+        let app = Arc::clone(&app);
+        router = router.route(
+            &format!("/api/{op}"),
+            post(move |headers: HeaderMap, body: Body| {
+                api::game_op(Arc::clone(&app), op, headers, body)
+            }),
+        );
+    }
+    let router = router
+        .route("/api", post(api::protocol_line))
+        .route("/api/players", get(api::players))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        // The handlers read bodies themselves, with their own limit and timeout.
+        .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn(move |request, next| {
+            timeout(request_timeout, request, next)
+        }))
+        .with_state(app);
+    Ok(router)
+}
+
+/// Answers 503 for a request that takes longer than `limit` in all.
+async fn timeout(
+    limit: std::time::Duration,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::busy(format!(
+            "the request took longer than {} ms, the most this server gives one",
+            limit.as_millis()
+        ))
+        .into_response(),
+    }
+}
