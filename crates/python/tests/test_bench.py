@@ -1,0 +1,115 @@
+"""ai2048.bench: the statistics of `ai2048 bench --json`, seeded, with its errors."""
+
+import pytest
+
+from ai2048 import Game, Player, bench, derive_seed
+
+KEYS = {
+    "games", "mean_score", "median_score", "max_score", "min_score", "max_tile", "mean_moves",
+    "total_moves", "moves_per_sec", "ms_per_move_mean", "ms_per_move_max", "nodes_per_sec",
+    "timeouts", "reach", "reach_ci", "requested_games", "interrupted", "config", "runs",
+}
+
+
+def test_the_document_of_the_cli():
+    stats = bench("greedy", games=6, seed=3, jobs=2)
+    assert set(stats) == KEYS
+    assert stats["games"] == stats["requested_games"] == 6
+    assert not stats["interrupted"]
+    runs = stats["runs"]
+    assert [r["index"] for r in runs] == list(range(6))
+    assert [r["seed"] for r in runs] == [derive_seed(3, i) for i in range(6)]
+    scores = sorted(r["score"] for r in runs)
+    assert stats["min_score"] == scores[0] and stats["max_score"] == scores[-1]
+    assert stats["mean_score"] == pytest.approx(sum(scores) / 6)
+    assert stats["max_tile"] == max(r["max_tile"] for r in runs)
+    for tile, share in stats["reach"].items():
+        assert share == sum(r["max_tile"] >= int(tile) for r in runs) / 6
+        low, high = stats["reach_ci"][tile]
+        assert low <= share <= high
+    assert stats["config"] == {
+        "ai": "greedy", "depth": None, "time_ms": None, "seed": 3, "games": 6, "jobs": 2,
+        "timeout": None,
+        "rules": {"start_tiles": 2, "four_probability": 0.1, "illegal_move_spawns": False},
+    }
+
+
+def test_same_seed_same_games_whatever_the_jobs():
+    a = bench("expectimax", games=3, seed=5, jobs=1, depth=0, tt_mb=1)
+    b = bench("expectimax:tt-mb=1", games=3, seed=5, jobs=3, depth=0)
+    outcome = lambda s: [(r["score"], r["moves"], r["max_tile"]) for r in s["runs"]]  # noqa: E731
+    assert outcome(a) == outcome(b)
+    assert a["config"]["ai"] == b["config"]["ai"] == "expectimax:tt-mb=1"
+    assert a["config"]["depth"] == 0
+
+
+def test_a_game_replays_from_its_seed():
+    """Game i is played from derive_seed(seed, i) by a player seeded the same way."""
+    stats = bench("random", games=2, seed=9, jobs=1)
+    run = stats["runs"][1]
+    game = Game(seed=run["seed"])
+    player = Player("random", seed=run["seed"])
+    while not game.is_over:
+        game.play(player.best_move(game.board).direction)
+    assert (game.score, game.moves, game.max_tile) == (run["score"], run["moves"], run["max_tile"])
+
+
+def test_rules_limits_and_timeouts_reach_the_games():
+    stats = bench(
+        "expectimax", games=2, seed=1, jobs=2, time_ms=0.5, timeout=0.05,
+        start_tiles=1, p4=0.5, illegal_move_spawns=True,
+    )
+    assert stats["config"]["time_ms"] == 0.5
+    assert stats["config"]["timeout"] == 0.05
+    assert stats["config"]["rules"] == {
+        "start_tiles": 1, "four_probability": 0.5, "illegal_move_spawns": True,
+    }
+    assert stats["timeouts"] == 2
+    assert all(r["timed_out"] for r in stats["runs"])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"ai": "nope"}, 'unknown player "nope"'),
+        ({"ai": "greedy", "depth_x": 1}, 'player greedy has no option "depth-x"'),
+        ({"games": 0}, "games must be at least 1"),
+        ({"jobs": 0}, "jobs must be at least 1"),
+        ({"timeout": 0}, "timeout must be a positive number of seconds, not 0"),
+        ({"timeout": float("nan")}, "timeout must be a positive number"),
+        ({"timeout": 1e300}, "is too large"),
+        ({"depth": 21}, "depth 21 is above 20"),
+        ({"time_ms": -1}, "time_ms must be"),
+        ({"p4": 2}, "the probability of a 4 must be from 0 to 1"),
+        ({"start_tiles": 0}, "start tiles must be from 1 to 16"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    kwargs = {"ai": "greedy", "games": 1, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        bench(kwargs.pop("ai"), **kwargs)
+
+
+def test_ctrl_c_stops_the_games_and_raises_keyboard_interrupt():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import ai2048, sys\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    ai2048.bench('expectimax', games=10000, jobs=1, time_ms=5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(0)\n"
+        "print('finished')\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert out.strip() == "interrupted"
+    assert proc.returncode == 0
