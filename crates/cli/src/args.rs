@@ -59,6 +59,32 @@ pub fn parse_args<T: Args + FromArgMatches>(line: &[&str]) -> Result<T, clap::Er
     T::from_arg_matches(&matches)
 }
 
+/// Helpers for the commands' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// `line` parsed by [`parse_args`], which must accept it.
+    pub(crate) fn args<T: Args + FromArgMatches>(line: &[&str]) -> T {
+        parse_args(line).unwrap_or_else(|e| panic!("{line:?} does not parse: {e}"))
+    }
+
+    /// Asserts that `config` rejects each argument line of `cases` with an error whose
+    /// text contains its message.
+    pub(crate) fn assert_rejected<A: Args + FromArgMatches, C: std::fmt::Debug>(
+        config: impl Fn(&A) -> Result<C>,
+        cases: &[(&[&str], &str)],
+    ) {
+        for &(line, message) in cases {
+            let err = config(&args(line)).expect_err("invalid");
+            assert!(
+                format!("{err:#}").contains(message),
+                "{line:?}: {err:#} lacks {message}"
+            );
+        }
+    }
+}
+
 /// The deepest search the command line accepts.
 pub const MAX_DEPTH: u32 = 20;
 
@@ -144,6 +170,53 @@ impl AiArgs {
     }
 }
 
+/// `--jobs`, for the commands that play many games at once: `bench`, `sweep` and `tune`.
+///
+/// Their `--seed` is not shared: it has the same default, but each command's help says
+/// what derives from it, and that differs.
+#[derive(Debug, Clone, Args)]
+pub struct JobsArgs {
+    /// Games played at once, one per thread (default: all cores).
+    #[arg(long, short = 'j', value_name = "J")]
+    pub jobs: Option<usize>,
+}
+
+impl JobsArgs {
+    /// The validated number of games played at once: all cores when left out.
+    pub fn jobs(&self) -> Result<usize> {
+        Ok(match self.jobs {
+            Some(0) => bail!("--jobs must be at least 1"),
+            Some(j) => j,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        })
+    }
+}
+
+/// `--timeout`, for the commands that can cut a game short: `bench` and `sweep` (`tune`
+/// takes none).
+#[derive(Debug, Clone, Args)]
+pub struct TimeoutArgs {
+    /// Seconds per game: a game that runs out stops there and counts with what it reached.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    pub timeout: Option<f64>,
+}
+
+impl TimeoutArgs {
+    /// The validated time limit per game; `None` when left out.
+    pub fn timeout(&self) -> Result<Option<Duration>> {
+        Ok(match self.timeout {
+            None => None,
+            Some(t) if !(t.is_finite() && t > 0.0) => {
+                bail!("--timeout must be a positive number of seconds, not {t}")
+            }
+            Some(t) => match Duration::try_from_secs_f64(t) {
+                Ok(d) => Some(d),
+                Err(_) => bail!("--timeout {t:e} is too large"),
+            },
+        })
+    }
+}
+
 /// `ai2048 watch`.
 #[derive(Debug, Clone, Args)]
 #[command(
@@ -210,15 +283,13 @@ pub struct BenchArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub num_games: u64,
-    /// Seconds per game: a game that runs out stops there and counts with what it reached.
-    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
-    pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
     /// The seed of the run: game i plays seed derive(S, i), whatever the number of jobs.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
-    /// Games played at once, one per thread (default: all cores).
-    #[arg(long, short = 'j', value_name = "J")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
     /// Write the statistics and every game's record to this JSON file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -250,15 +321,13 @@ pub struct SweepArgs {
     /// How many games to play at each depth.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub num_games: u64,
-    /// Seconds per game: a game that runs out stops there and counts with what it reached.
-    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
-    pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
     /// The seed of the sweep: game i of every depth plays seed derive(S, i).
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
-    /// Games played at once, one per thread (default: all cores).
-    #[arg(long, short = 'j', value_name = "J")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
     /// Draw score against time per move to this file: .svg or .png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -331,9 +400,8 @@ pub struct TuneArgs {
     /// The seed of the run: games, candidates and validation all derive from it.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
-    /// Games played at once, one per thread (default: all cores).
-    #[arg(long, short = 'j', value_name = "J")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
     /// The weights file to write the best weights to, after every generation.
     #[arg(long, default_value = "weights.json", value_name = "FILE")]
     pub out: PathBuf,

@@ -1,20 +1,11 @@
 //! `ai2048 bench` and the `bench` binary, run as a user runs them.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use common::{temp_path, text};
 use serde_json::Value;
-
-/// A path in the temporary directory that no other test (or test run) uses.
-fn temp_json(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ai2048-bench-cli-{}-{name}-{n}.json",
-        std::process::id()
-    ))
-}
 
 fn ai2048(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ai2048"))
@@ -24,13 +15,9 @@ fn ai2048(args: &[&str]) -> Output {
         .expect("ai2048 runs")
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// Runs a bench that must succeed and write JSON; returns the parsed JSON and stdout.
 fn bench_json(args: &[&str]) -> (Value, String) {
-    let path = temp_json("run");
+    let path = temp_path("run", "json");
     let path_str = path.to_str().expect("utf-8 temp path");
     let mut all = args.to_vec();
     all.extend(["--json", path_str]);
@@ -206,43 +193,32 @@ fn a_tiny_timeout_counts_the_games_as_timed_out() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    for (args, message) in [
-        (&["--num-games", "0"][..], "--num-games must be at least 1"),
-        (&["--jobs", "0"], "--jobs must be at least 1"),
-        (&["--timeout=-1"], "--timeout must be a positive number"),
-        (&["--timeout", "0"], "--timeout must be a positive number"),
-        (&["--timeout", "nan"], "--timeout must be a positive number"),
-        (&["--timeout", "abc"], "--timeout"),
-        (&["--timeout", "-1"], "--timeout must be a positive number"),
-        (&["--num-games", "-5"], "-5"),
-        (&["--ai", "nope"], "unknown player \"nope\""),
-        (&["--ai-opt", "bad"], "is not KEY=VALUE"),
-        (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
-        (&["--depth", "21"], "--depth 21 is above 20"),
-        (&["--time-ms", "-1"], "--time-ms must be"),
-        (&["--time-ms", "0"], "--time-ms must be"),
-        (&["--start-tiles", "0"], "start tiles"),
-    ] {
-        let mut all = vec!["-q"];
-        if !args.contains(&"--num-games") {
-            all.extend(["--num-games", "3"]);
-        }
-        all.extend_from_slice(args);
-        let out = ai2048(&all);
-        let stderr = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        assert!(
-            stderr.contains(message),
-            "{args:?}: {stderr:?} lacks {message:?}"
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
-    }
+    common::assert_clear_errors(
+        "bench",
+        ["--num-games", "3"],
+        &[
+            (&["--num-games", "0"][..], "--num-games must be at least 1"),
+            (&["--jobs", "0"], "--jobs must be at least 1"),
+            (&["--timeout=-1"], "--timeout must be a positive number"),
+            (&["--timeout", "0"], "--timeout must be a positive number"),
+            (&["--timeout", "nan"], "--timeout must be a positive number"),
+            (&["--timeout", "abc"], "--timeout"),
+            (&["--timeout", "-1"], "--timeout must be a positive number"),
+            (&["--num-games", "-5"], "-5"),
+            (&["--ai", "nope"], "unknown player \"nope\""),
+            (&["--ai-opt", "bad"], "is not KEY=VALUE"),
+            (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
+            (&["--depth", "21"], "--depth 21 is above 20"),
+            (&["--time-ms", "-1"], "--time-ms must be"),
+            (&["--time-ms", "0"], "--time-ms must be"),
+            (&["--start-tiles", "0"], "start tiles"),
+        ],
+    );
 }
 
 #[test]
 fn an_unwritable_json_file_is_an_error() {
-    let dir = temp_json("missing-dir");
+    let dir = temp_path("missing-dir", "json");
     let path = dir.join("out.json");
     let out = ai2048(&[
         "--ai",
@@ -313,11 +289,11 @@ fn help_documents_the_exit_codes() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_reports_and_saves_the_finished_games() {
-    use std::time::{Duration, Instant};
-
-    let path = temp_json("interrupted");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
-        .args([
+    let path = temp_path("interrupted", "json");
+    // Leave it time to install its handler and finish some games: it prints nothing
+    // before the end.
+    let stdout = common::interrupt(
+        &[
             "bench",
             "--ai",
             "random",
@@ -325,34 +301,9 @@ fn ctrl_c_reports_and_saves_the_finished_games() {
             "1000000000",
             "-q",
             "--json",
-        ])
-        .arg(&path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("ai2048 starts");
-    // Leave it time to install its handler and finish some games.
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the bench did not stop after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{stdout}\n{}",
-        text(&out.stderr)
+            path.to_str().expect("utf-8"),
+        ],
+        |elapsed| elapsed.as_millis() >= 1500,
     );
     assert!(stdout.contains("interrupted: "), "{stdout}");
     assert!(stdout.contains("of 1000000000 games finished"), "{stdout}");

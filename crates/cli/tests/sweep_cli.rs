@@ -1,9 +1,10 @@
 //! `ai2048 sweep`, run as a user runs it.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
+use std::process::{Command, Output};
+
+use common::{temp_path, text};
 use serde_json::Value;
 
 /// The nine columns of the table, in order.
@@ -19,26 +20,12 @@ const COLUMNS: [&str; 9] = [
     "16384 rate",
 ];
 
-/// A path in the temporary directory that no other test (or test run) uses.
-fn temp_path(name: &str, ext: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ai2048-sweep-cli-{}-{name}-{n}.{ext}",
-        std::process::id()
-    ))
-}
-
 fn sweep(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ai2048"))
         .arg("sweep")
         .args(args)
         .output()
         .expect("ai2048 runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The table's lines: from the header to the last row.
@@ -135,38 +122,27 @@ fn png_plots_and_ranges() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    for (args, message) in [
-        (&["--depths", ""][..], "no depth to sweep"),
-        (&["--depths", "1,,2"], "empty item"),
-        (&["--depths", "one"], "bad depth \"one\""),
-        (&["--depths", "3..1"], "runs backwards"),
-        (&["--depths", "21"], "depth 21 is above 20"),
-        (&["--depths", "0..25"], "depth 25 is above 20"),
-        (&["--depths", "2,2"], "listed twice"),
-        (&["--depth", "2"], "--depths"),
-        (&["--plot", "out.jpg"], "name it .svg or .png"),
-        (&["--plot", "out"], "name it .svg or .png"),
-        (&["--num-games", "0"], "--num-games must be at least 1"),
-        (&["--jobs", "0"], "--jobs must be at least 1"),
-        (&["--timeout", "0"], "--timeout must be a positive number"),
-        (&["--ai", "nope"], "unknown player \"nope\""),
-        (&["--ai-opt", "bad"], "is not KEY=VALUE"),
-    ] {
-        let mut all = vec!["-q"];
-        if !args.contains(&"--num-games") {
-            all.extend(["--num-games", "1"]);
-        }
-        all.extend_from_slice(args);
-        let out = sweep(&all);
-        let stderr = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        assert!(
-            stderr.contains(message),
-            "{args:?}: {stderr:?} lacks {message:?}"
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
-    }
+    common::assert_clear_errors(
+        "sweep",
+        ["--num-games", "1"],
+        &[
+            (&["--depths", ""][..], "no depth to sweep"),
+            (&["--depths", "1,,2"], "empty item"),
+            (&["--depths", "one"], "bad depth \"one\""),
+            (&["--depths", "3..1"], "runs backwards"),
+            (&["--depths", "21"], "depth 21 is above 20"),
+            (&["--depths", "0..25"], "depth 25 is above 20"),
+            (&["--depths", "2,2"], "listed twice"),
+            (&["--depth", "2"], "--depths"),
+            (&["--plot", "out.jpg"], "name it .svg or .png"),
+            (&["--plot", "out"], "name it .svg or .png"),
+            (&["--num-games", "0"], "--num-games must be at least 1"),
+            (&["--jobs", "0"], "--jobs must be at least 1"),
+            (&["--timeout", "0"], "--timeout must be a positive number"),
+            (&["--ai", "nope"], "unknown player \"nope\""),
+            (&["--ai-opt", "bad"], "is not KEY=VALUE"),
+        ],
+    );
 }
 
 #[test]
@@ -208,12 +184,12 @@ fn help_lists_the_sweep() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_reports_and_saves_what_finished() {
-    use std::time::{Duration, Instant};
-
     let json = temp_path("interrupted", "json");
     let svg = temp_path("interrupted", "svg");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
-        .args([
+    // Leave it time to install its handler and finish some games: it prints nothing
+    // before the end.
+    let stdout = common::interrupt(
+        &[
             "sweep",
             "--ai",
             "random",
@@ -223,36 +199,11 @@ fn ctrl_c_reports_and_saves_what_finished() {
             "1000000000",
             "-q",
             "--json",
-        ])
-        .arg(&json)
-        .arg("--plot")
-        .arg(&svg)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("ai2048 starts");
-    // Leave it time to install its handler and finish some games.
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the sweep did not stop after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{stdout}\n{}",
-        text(&out.stderr)
+            json.to_str().expect("utf-8"),
+            "--plot",
+            svg.to_str().expect("utf-8"),
+        ],
+        |elapsed| elapsed.as_millis() >= 1500,
     );
     assert!(
         stdout.contains("interrupted: 0 of 2 depths finished, and "),

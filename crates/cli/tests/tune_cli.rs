@@ -1,19 +1,17 @@
 //! `ai2048 tune`, run as a user runs it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ai2048_ai::eval::EvalConfig;
+use common::text;
 
-/// A path in the temporary directory that no other test (or test run) uses.
+/// A weights file's path in the temporary directory that no other test (or test run)
+/// uses.
 fn temp_path(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ai2048-tune-cli-{}-{name}-{n}.json",
-        std::process::id()
-    ))
+    common::temp_path(name, "json")
 }
 
 fn ai2048(args: &[&str]) -> Output {
@@ -23,24 +21,21 @@ fn ai2048(args: &[&str]) -> Output {
         .expect("ai2048 runs")
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8")
 }
 
-/// A short tuning of the weighted eval with the greedy player, writing to `out`.
-fn tune(out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
+/// The command line of a short tuning of the weighted eval with the greedy player, of
+/// `generations` generations, writing to `out`.
+fn tune_line<'a>(out: &'a Path, generations: &'a str) -> Vec<&'a str> {
+    vec![
         "tune",
         "--eval",
         "weighted",
         "--ai",
         "greedy",
         "--generations",
-        "2",
+        generations,
         "--population",
         "4",
         "--games",
@@ -48,7 +43,12 @@ fn tune(out: &Path, extra: &[&str]) -> Output {
         "--out",
         path(out),
         "-q",
-    ];
+    ]
+}
+
+/// A short tuning of 2 generations, writing to `out`.
+fn tune(out: &Path, extra: &[&str]) -> Output {
+    let mut args = tune_line(out, "2");
     args.extend_from_slice(extra);
     ai2048(&args)
 }
@@ -215,4 +215,37 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("does not exist"));
     let _ = std::fs::remove_file(&bad_json);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_finished_generations() {
+    let out = temp_path("interrupted");
+    // The file is written after every generation: once it is there, there is
+    // something to keep.
+    let stdout = common::interrupt(&tune_line(&out, "1000000"), |_| out.exists());
+    let done: u32 = stdout
+        .lines()
+        .find_map(|l| l.split_once(" of 1000000 generations in "))
+        .map(|(n, _)| n.parse().expect("a number of generations"))
+        .unwrap_or_else(|| panic!("no count of generations in {stdout}"));
+    assert!(done >= 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "interrupted: generation {} was dropped, and validation skipped",
+            done + 1
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("best weights written to"), "{stdout}");
+    // The file holds the best weights of every finished generation, and no validation.
+    let config = EvalConfig::load(&out).expect("a weights file");
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(config.name(), "weighted");
+    let note = config.note().expect("a note");
+    assert!(
+        note.contains(&format!("{done} of 1000000 generations")),
+        "{note}"
+    );
+    assert!(!note.contains("validation"), "{note}");
 }

@@ -7,7 +7,7 @@
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ai2048_bench::{format_summary, run_bench, to_json, BenchConfig, Summary};
 use ai2048_engine::Rules;
@@ -97,42 +97,17 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
     if args.num_games == 0 {
         bail!("--num-games must be at least 1");
     }
-    let jobs = jobs(args.jobs)?;
-    let timeout = timeout(args.timeout)?;
     let config = BenchConfig {
         games: args.num_games,
         seed: args.seed,
-        jobs,
-        timeout,
+        jobs: args.jobs.jobs()?,
+        timeout: args.timeout.timeout()?,
         rules,
         player,
         limits,
     };
     config.validate()?;
     Ok(config)
-}
-
-/// The validated `--jobs`: all cores when left out.
-pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize> {
-    Ok(match jobs {
-        Some(0) => bail!("--jobs must be at least 1"),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    })
-}
-
-/// The validated `--timeout`, in seconds per game.
-pub(crate) fn timeout(timeout: Option<f64>) -> Result<Option<Duration>> {
-    Ok(match timeout {
-        None => None,
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            bail!("--timeout must be a positive number of seconds, not {t}")
-        }
-        Some(t) => match Duration::try_from_secs_f64(t) {
-            Ok(d) => Some(d),
-            Err(_) => bail!("--timeout {t:e} is too large"),
-        },
-    })
 }
 
 /// Installs the Ctrl-C handler (once per process) and returns the stop flag, cleared
@@ -237,11 +212,10 @@ impl Progress {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::time::Duration;
 
-    fn args(line: &[&str]) -> BenchArgs {
-        crate::args::parse_args(line).expect("the arguments parse")
-    }
+    use super::*;
+    use crate::args::testing::{args, assert_rejected};
 
     #[test]
     fn validation() {
@@ -258,25 +232,22 @@ mod tests {
         assert!(config(&args(&[])).expect("defaults").jobs >= 1);
         let c = config(&args(&["--timeout", "0.5"])).expect("valid");
         assert_eq!(c.timeout, Some(Duration::from_millis(500)));
-        for (bad, message) in [
-            (&["--num-games", "0"][..], "--num-games"),
-            (&["--jobs", "0"], "--jobs"),
-            (&["--timeout=-1"], "--timeout"),
-            (&["--timeout", "0"], "--timeout"),
-            (&["--timeout", "NaN"], "--timeout"),
-            (&["--timeout", "inf"], "--timeout"),
-            (&["--timeout", "1e300"], "too large"),
-            (&["--ai", "nope"], "unknown player"),
-            (&["--ai-opt", "bad"], "KEY=VALUE"),
-            (&["--depth", "21"], "--depth"),
-            (&["--p4", "2"], "rules"),
-        ] {
-            let err = config(&args(bad)).expect_err("invalid");
-            assert!(
-                format!("{err:#}").contains(message),
-                "{bad:?}: {err:#} lacks {message}"
-            );
-        }
+        assert_rejected(
+            config,
+            &[
+                (&["--num-games", "0"][..], "--num-games"),
+                (&["--jobs", "0"], "--jobs"),
+                (&["--timeout=-1"], "--timeout"),
+                (&["--timeout", "0"], "--timeout"),
+                (&["--timeout", "NaN"], "--timeout"),
+                (&["--timeout", "inf"], "--timeout"),
+                (&["--timeout", "1e300"], "too large"),
+                (&["--ai", "nope"], "unknown player"),
+                (&["--ai-opt", "bad"], "KEY=VALUE"),
+                (&["--depth", "21"], "--depth"),
+                (&["--p4", "2"], "rules"),
+            ],
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use ai2048_bench::{
 use anyhow::{bail, Context, Result};
 
 use crate::args::SweepArgs;
-use crate::commands::bench::{catch_ctrl_c, describe_rules, jobs, timeout, INTERRUPTED_EXIT_CODE};
+use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
 use crate::files::write_atomic;
 use crate::progress::games_bar;
 
@@ -110,8 +110,8 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
         bench: BenchConfig {
             games: args.num_games,
             seed: args.seed,
-            jobs: jobs(args.jobs)?,
-            timeout: timeout(args.timeout)?,
+            jobs: args.jobs.jobs()?,
+            timeout: args.timeout.timeout()?,
             rules,
             player,
             limits,
@@ -170,10 +170,7 @@ fn title(c: &SweepConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(line: &[&str]) -> SweepArgs {
-        crate::args::parse_args(line).expect("the arguments parse")
-    }
+    use crate::args::testing::{args, assert_rejected};
 
     #[test]
     fn validation() {
@@ -194,28 +191,25 @@ mod tests {
         assert_eq!((c.bench.games, c.bench.jobs), (7, 3));
         assert_eq!(c.bench.timeout, Some(std::time::Duration::from_secs(2)));
         assert_eq!(config(&args(&[])).expect("defaults").depths, [1, 2, 3]);
-        for (bad, message) in [
-            (&["--depths", ""][..], "no depth"),
-            (&["--depths", "1,,2"], "empty item"),
-            (&["--depths", "a"], "bad depth"),
-            (&["--depths", "3..1"], "backwards"),
-            (&["--depths", "21"], "above 20"),
-            (&["--depths", "1,1"], "twice"),
-            (&["--depth", "2"], "--depths"),
-            (&["--plot", "x.pdf"], ".svg or .png"),
-            (&["--plot", "x"], ".svg or .png"),
-            (&["--num-games", "0"], "--num-games"),
-            (&["--jobs", "0"], "--jobs"),
-            (&["--timeout", "0"], "--timeout"),
-            (&["--ai", "nope"], "unknown player"),
-            (&["--p4", "2"], "rules"),
-        ] {
-            let err = config(&args(bad)).expect_err("invalid");
-            assert!(
-                format!("{err:#}").contains(message),
-                "{bad:?}: {err:#} lacks {message}"
-            );
-        }
+        assert_rejected(
+            config,
+            &[
+                (&["--depths", ""][..], "no depth"),
+                (&["--depths", "1,,2"], "empty item"),
+                (&["--depths", "a"], "bad depth"),
+                (&["--depths", "3..1"], "backwards"),
+                (&["--depths", "21"], "above 20"),
+                (&["--depths", "1,1"], "twice"),
+                (&["--depth", "2"], "--depths"),
+                (&["--plot", "x.pdf"], ".svg or .png"),
+                (&["--plot", "x"], ".svg or .png"),
+                (&["--num-games", "0"], "--num-games"),
+                (&["--jobs", "0"], "--jobs"),
+                (&["--timeout", "0"], "--timeout"),
+                (&["--ai", "nope"], "unknown player"),
+                (&["--p4", "2"], "rules"),
+            ],
+        );
     }
 
     #[test]

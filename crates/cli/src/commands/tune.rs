@@ -21,7 +21,7 @@ use ai2048_bench::{
 use anyhow::{bail, Context, Result};
 
 use crate::args::TuneArgs;
-use crate::commands::bench::{catch_ctrl_c, describe_rules, jobs, INTERRUPTED_EXIT_CODE};
+use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
 use crate::files::write_atomic;
 use crate::progress::games_bar;
 
@@ -172,7 +172,7 @@ fn config(args: &TuneArgs) -> Result<TuneConfig> {
         sigma: args.sigma,
         games: args.games,
         seed: args.seed,
-        jobs: jobs(args.jobs)?,
+        jobs: args.jobs.jobs()?,
     };
     if let Some(names) = &config.params {
         ParamSpace::new(&config.start, Some(names)).context("--params")?;
@@ -371,10 +371,7 @@ fn message(tuner: &Tuner) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(line: &[&str]) -> TuneArgs {
-        crate::args::parse_args(line).expect("the arguments parse")
-    }
+    use crate::args::testing::{args, assert_rejected};
 
     #[test]
     fn defaults() {
@@ -409,38 +406,35 @@ mod tests {
         assert_eq!(c.params, Some(vec!["empty".to_owned(), "max".to_owned()]));
         assert_eq!(c.objective, Objective::Reach(2048));
         assert_eq!((c.population, c.jobs), (Some(6), 3));
-        for (bad, message) in [
-            (&["--generations", "0"][..], "--generations"),
-            (&["--games", "0"], "--games"),
-            (&["--population", "1"], "--population"),
-            (&["--sigma", "0"], "--sigma"),
-            (&["--sigma=-1"], "--sigma"),
-            (&["--jobs", "0"], "--jobs"),
-            (&["--eval", "nope"], "unknown eval \"nope\""),
-            (&["--eval", "simple"], "no weights to tune"),
-            (
-                &["--params", "empty,nope"],
-                "--params: eval heuristic has no weight \"nope\"",
-            ),
-            (&["--objective", "best"], "--objective"),
-            (&["--ai", "random"], "takes no evaluation"),
-            (&["--ai", "nope"], "unknown player"),
-            (&["--ai", "expectimax:weights=x.json"], "--from"),
-            (
-                &["--ai", "greedy:eval=snake", "--eval", "corner"],
-                "eval=snake",
-            ),
-            (&["--ai", "greedy:w.empty=x"], "not a number"),
-            (&["--ai", "greedy:w.nope=1"], "no weight \"nope\""),
-            (&["--from", "/nonexistent/w.json"], "--from"),
-            (&["--p4", "2"], "rules"),
-        ] {
-            let err = config(&args(bad)).expect_err("invalid");
-            assert!(
-                format!("{err:#}").contains(message),
-                "{bad:?}: {err:#} lacks {message}"
-            );
-        }
+        assert_rejected(
+            config,
+            &[
+                (&["--generations", "0"][..], "--generations"),
+                (&["--games", "0"], "--games"),
+                (&["--population", "1"], "--population"),
+                (&["--sigma", "0"], "--sigma"),
+                (&["--sigma=-1"], "--sigma"),
+                (&["--jobs", "0"], "--jobs"),
+                (&["--eval", "nope"], "unknown eval \"nope\""),
+                (&["--eval", "simple"], "no weights to tune"),
+                (
+                    &["--params", "empty,nope"],
+                    "--params: eval heuristic has no weight \"nope\"",
+                ),
+                (&["--objective", "best"], "--objective"),
+                (&["--ai", "random"], "takes no evaluation"),
+                (&["--ai", "nope"], "unknown player"),
+                (&["--ai", "expectimax:weights=x.json"], "--from"),
+                (
+                    &["--ai", "greedy:eval=snake", "--eval", "corner"],
+                    "eval=snake",
+                ),
+                (&["--ai", "greedy:w.empty=x"], "not a number"),
+                (&["--ai", "greedy:w.nope=1"], "no weight \"nope\""),
+                (&["--from", "/nonexistent/w.json"], "--from"),
+                (&["--p4", "2"], "rules"),
+            ],
+        );
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! Helpers shared by the integration tests of `ai2048`.
+#![allow(dead_code)] // Each test binary uses only some of them.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A command's output as text, whatever its bytes.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A path ending in `.ext` in the temporary directory that no other test (or test run)
+/// uses.
+pub fn temp_path(name: &str, ext: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "ai2048-{}-{}-{name}-{n}.{ext}",
+        env!("CARGO_CRATE_NAME").replace('_', "-"),
+        std::process::id()
+    ))
+}
+
+/// Asserts that `ai2048 COMMAND -q [DEFAULT] CASE` fails for each case, with its message
+/// on stderr, no panic and nothing on stdout. `default` (a flag and its value) is left
+/// out of the cases that give its flag.
+pub fn assert_clear_errors(command: &str, default: [&str; 2], cases: &[(&[&str], &str)]) {
+    for &(args, message) in cases {
+        let mut all = vec![command, "-q"];
+        if !args.contains(&default[0]) {
+            all.extend(default);
+        }
+        all.extend_from_slice(args);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai2048"))
+            .args(&all)
+            .output()
+            .expect("ai2048 runs");
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr.contains(message),
+            "{args:?}: {stderr:?} lacks {message:?}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+/// Stops `ai2048 ARGS` as a user does with Ctrl-C, and returns its stdout.
+///
+/// Starts it, asks `progress` every 20 ms, with the time since the start, whether it
+/// has done something worth keeping (and installed its Ctrl-C handler), then sends it
+/// SIGINT and waits for it to stop. Each wait lasts 60 s at most. Asserts that it
+/// exits with code 130 and does not panic.
+#[cfg(unix)]
+pub fn interrupt(args: &[&str], mut progress: impl FnMut(std::time::Duration) -> bool) -> String {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let name = format!("ai2048 {}", args.first().copied().unwrap_or_default());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ai2048 starts");
+    let started = Instant::now();
+    while !progress(started.elapsed()) {
+        if child.try_wait().expect("wait").is_some() {
+            kill_and_panic(child, &format!("{name} ended before it made progress"));
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            kill_and_panic(child, &format!("{name} made no progress in 60 s"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            kill_and_panic(child, &format!("{name} did not stop after Ctrl-C"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "{name}: {stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    stdout
+}
+
+/// Kills `child` and panics with `message` and what it printed.
+#[cfg(unix)]
+fn kill_and_panic(mut child: std::process::Child, message: &str) -> ! {
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("output");
+    panic!("{message}\n{}\n{}", text(&out.stdout), text(&out.stderr));
+}
