@@ -1,6 +1,6 @@
 //! `ai2048 play`: a person plays in the terminal.
 //!
-//! On a terminal the game runs full screen (see [`crate::tui`]): arrows, WASD or hjkl
+//! On a terminal the game runs full screen (the `tui` module): arrows, WASD or hjkl
 //! move, and the AI chosen with `--ai` gives hints and plays in autoplay. When stdin
 //! or stdout is not a terminal, each line of stdin is one command: a direction by name
 //! or initial (`up`, `l`, as in replays), `undo` (or `z`), `new` (or `n`) and `quit`

@@ -1,6 +1,6 @@
 //! `ai2048 watch`: the AI plays while you watch.
 //!
-//! On a terminal the game runs full screen (see [`crate::tui`]): the AI plays on its
+//! On a terminal the game runs full screen (the `tui` module): the AI plays on its
 //! own thread while the keys pause, change the pace, start a new game or save the
 //! replay. With `--plain`, or when stdout is not a terminal, every board is printed as
 //! plain text, then a summary line.
