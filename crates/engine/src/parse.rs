@@ -44,7 +44,8 @@ impl fmt::Display for ParseBoardError {
         match self {
             ParseBoardError::WrongShape { row: None, found } => write!(
                 f,
-                "wrong shape: expected 4 rows of 4 tiles or 16 hex digits, found {found} rows"
+                "wrong shape: expected 4 rows of 4 tiles or 16 hex digits, found {found} row{}",
+                if *found == 1 { "" } else { "s" }
             ),
             ParseBoardError::WrongShape {
                 row: Some(r),
@@ -293,5 +294,13 @@ mod tests {
             "000000000000000z".parse::<Board>(),
             Err(ParseBoardError::NotATile { row: 3, col: 3, .. })
         ));
+    }
+
+    #[test]
+    fn shape_errors_count_rows_in_words() {
+        let one = "2 2 2".parse::<Board>().unwrap_err().to_string();
+        assert!(one.ends_with("found 1 row"), "{one}");
+        let two = "2 2 2 2/0 0 0 0".parse::<Board>().unwrap_err().to_string();
+        assert!(two.ends_with("found 2 rows"), "{two}");
     }
 }

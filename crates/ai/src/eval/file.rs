@@ -262,7 +262,11 @@ fn read_matrix(value: &Value) -> Result<[f64; 16], EvalError> {
     if rows.len() != 4 {
         return Err(key_error(
             "matrix",
-            format!("{shape}, found {} rows", rows.len()),
+            format!(
+                "{shape}, found {} row{}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
+            ),
         ));
     }
     let mut matrix = [0.0; 16];
@@ -347,7 +351,7 @@ mod tests {
             ),
             (
                 r#"{"eval": "snake", "matrix": [[1, 2, 3, 4]]}"#,
-                "found 1 rows",
+                "found 1 row",
             ),
             (
                 r#"{"eval": "snake", "matrix": [[1,2,3,4],[1,2,3,4],[1,2,3],[1,2,3,4]]}"#,
