@@ -27,7 +27,9 @@ pub mod signature;
 pub mod spawn_model;
 
 pub use limits::{SearchLimits, SearchResult};
-pub use registry::{create_player, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS};
+pub use registry::{
+    create_player, option_matches, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS,
+};
 
 use ai2048_engine::Board;
 

@@ -294,9 +294,19 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
     })
 }
 
-/// Whether the option `key` is the option `known` lists: the same key, or, when
-/// `known` is written `PREFIX.NAME`, any key `PREFIX.X` with a nonempty `X`.
-fn option_matches(known: &str, key: &str) -> bool {
+/// Whether the option `key` is the option `known` lists (as [`PlayerInfo::options`]
+/// writes it): the same key, or, when `known` is written `PREFIX.NAME`, any key
+/// `PREFIX.X` with a nonempty `X`.
+///
+/// ```
+/// use ai2048_ai::option_matches;
+/// assert!(option_matches("depth", "depth"));
+/// assert!(option_matches("w.NAME", "w.empty"));
+/// assert!(!option_matches("w.NAME", "w."));
+/// assert!(!option_matches("depth", "dpeth"));
+/// ```
+#[must_use]
+pub fn option_matches(known: &str, key: &str) -> bool {
     match known.strip_suffix(".NAME") {
         Some(prefix) => key
             .strip_prefix(prefix)

@@ -6,7 +6,7 @@ use serde_json::{Number, Value};
 const MAX_QUOTE: usize = 40;
 
 /// What kind of JSON value `v` is, with its article: `"a string"`, `"null"`, ...
-pub(crate) fn kind(v: &Value) -> &'static str {
+pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -19,7 +19,7 @@ pub(crate) fn kind(v: &Value) -> &'static str {
 
 /// `v` as compact JSON, cut to a few dozen characters so that a huge value does not
 /// make a huge error message.
-pub(crate) fn quote(v: &Value) -> String {
+pub fn quote(v: &Value) -> String {
     let text = v.to_string();
     shorten(&text)
 }

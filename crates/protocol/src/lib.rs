@@ -73,7 +73,7 @@
 #![deny(missing_docs)]
 
 mod board;
-mod json;
+pub mod json;
 mod request;
 mod response;
 mod serve;

@@ -3,33 +3,11 @@
 
 use serde_json::{Map, Value};
 
-/// The longest piece of a request that an error message quotes, in characters.
-const MAX_QUOTE: usize = 40;
+pub use ai2048_protocol::json::{kind, quote};
 
 /// The largest integer a JavaScript number holds exactly, 2^53 - 1: seeds and turns
 /// stay within it so that the page keeps them exactly.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// What kind of JSON value `v` is, with its article: `"a string"`, `"null"`, ...
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// `v` as compact JSON, cut to a few dozen characters.
-pub fn quote(v: &Value) -> String {
-    let text = v.to_string();
-    match text.char_indices().nth(MAX_QUOTE) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text,
-    }
-}
 
 /// Parses `text` as a JSON object: the fields of a request named `what`.
 ///

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use ai2048_ai::{PlayerSpec, SearchLimits, DEFAULT_PLAYER, PLAYERS};
+use ai2048_ai::{option_matches, PlayerSpec, SearchLimits, DEFAULT_PLAYER, PLAYERS};
 
 use crate::ServerConfig;
 
@@ -41,18 +41,6 @@ fn refusal(key: &str) -> String {
         _ => "the server does not offer it",
     };
     format!("player option {key} is not available over the web: {why}")
-}
-
-/// Whether `known`, an option as [`PLAYERS`] lists it, is the option `key`: the same
-/// key, or for `PREFIX.NAME` any `PREFIX.X` with a nonempty `X`.
-fn option_matches(known: &str, key: &str) -> bool {
-    match known.strip_suffix(".NAME") {
-        Some(prefix) => key
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_prefix('.'))
-            .is_some_and(|name| !name.is_empty()),
-        None => known == key,
-    }
 }
 
 /// The player a web search uses for `spec` (the default player when `None`): options
