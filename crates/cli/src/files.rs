@@ -3,7 +3,16 @@
 use std::io::Write;
 use std::path::Path;
 
+use ai2048_engine::Game;
 use anyhow::{Context, Result};
+
+/// Writes `game`'s replay to `path` atomically (see [`write_atomic`]) and says so on
+/// `out`: what `--save` does at the end of `watch` and `play`.
+pub fn save_replay(path: &Path, game: &Game, out: &mut impl Write) -> Result<()> {
+    write_atomic(path, game.replay().to_string().as_bytes())?;
+    writeln!(out, "replay saved to {}", path.display())?;
+    Ok(())
+}
 
 /// Writes `contents` to `path` atomically: into a temporary file in the same
 /// directory, flushed to disk, then renamed over `path`. An interrupted write leaves

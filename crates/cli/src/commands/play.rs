@@ -7,7 +7,6 @@
 //! (or `q`), so scripts can play too.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
 
 use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
 use ai2048_engine::{Dir, Game, Rules};
@@ -15,7 +14,7 @@ use anyhow::Result;
 
 use crate::args::PlayArgs;
 use crate::commands::watch::fresh_seed;
-use crate::files::write_atomic;
+use crate::files::save_replay;
 use crate::tui::ai::AiWorker;
 use crate::tui::app::{App, Config, Mode};
 use crate::tui::best::BestScore;
@@ -132,14 +131,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         g.seed()
     )?;
     if let Some(path) = &args.save {
-        save(path, g)?;
+        save_replay(path, g, &mut std::io::stdout())?;
     }
-    Ok(())
-}
-
-fn save(path: &Path, game: &Game) -> Result<()> {
-    write_atomic(path, game.replay().to_string().as_bytes())?;
-    writeln!(std::io::stdout(), "replay saved to {}", path.display())?;
     Ok(())
 }
 

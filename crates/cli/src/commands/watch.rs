@@ -13,7 +13,7 @@ use ai2048_engine::{Game, Rules};
 use anyhow::{Context, Result};
 
 use crate::args::WatchArgs;
-use crate::files::write_atomic;
+use crate::files::save_replay;
 use crate::tui::ai::AiWorker;
 use crate::tui::app::{App, Config, Mode};
 use crate::tui::best::BestScore;
@@ -80,8 +80,7 @@ fn watch_screen(
         game.seed(),
     )?;
     if let Some(path) = &args.save {
-        write_atomic(path, game.replay().to_string().as_bytes())?;
-        writeln!(out, "replay saved to {}", path.display())?;
+        save_replay(path, game, &mut out)?;
     }
     Ok(())
 }
@@ -145,8 +144,7 @@ fn watch_plain(
         max_think.as_secs_f64() * 1e3,
     )?;
     if let Some(path) = &args.save {
-        write_atomic(path, game.replay().to_string().as_bytes())?;
-        writeln!(out, "replay saved to {}", path.display())?;
+        save_replay(path, &game, &mut out)?;
     }
     Ok(())
 }
