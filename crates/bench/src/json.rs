@@ -4,6 +4,8 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+use ai2048_engine::Rules;
+
 use crate::{BenchConfig, GameRecord, Summary, TileReach};
 
 /// The JSON document of a run: the statistics of `records` at the top level (`games`,
@@ -113,10 +115,20 @@ struct ConfigJson {
 
 /// The rules of the games.
 #[derive(Serialize)]
-struct RulesJson {
+pub(crate) struct RulesJson {
     start_tiles: u8,
     four_probability: f64,
     illegal_move_spawns: bool,
+}
+
+impl From<Rules> for RulesJson {
+    fn from(rules: Rules) -> RulesJson {
+        RulesJson {
+            start_tiles: rules.start_tiles,
+            four_probability: rules.four_probability,
+            illegal_move_spawns: rules.illegal_move_spawns,
+        }
+    }
 }
 
 impl ConfigJson {
@@ -129,11 +141,7 @@ impl ConfigJson {
             games: c.games,
             jobs: c.jobs,
             timeout: c.timeout.map(|t| t.as_secs_f64()),
-            rules: RulesJson {
-                start_tiles: c.rules.start_tiles,
-                four_probability: c.rules.four_probability,
-                illegal_move_spawns: c.rules.illegal_move_spawns,
-            },
+            rules: c.rules.into(),
         }
     }
 }

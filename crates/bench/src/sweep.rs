@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
+use crate::json::RulesJson;
 use crate::{run_bench, to_json, BenchConfig, BenchError, GameRecord, Summary};
 
 /// The deepest depth a sweep accepts: the expectimax player's own limit.
@@ -327,11 +328,7 @@ impl Sweep {
                 jobs: c.jobs,
                 timeout: c.timeout.map(|t| t.as_secs_f64()),
                 time_ms: c.limits.time.map(|t| t.as_secs_f64() * 1e3),
-                rules: RulesJson {
-                    start_tiles: c.rules.start_tiles,
-                    four_probability: c.rules.four_probability,
-                    illegal_move_spawns: c.rules.illegal_move_spawns,
-                },
+                rules: c.rules.into(),
             },
             rows,
         };
@@ -360,13 +357,6 @@ struct SweepConfigJson<'a> {
     timeout: Option<f64>,
     time_ms: Option<f64>,
     rules: RulesJson,
-}
-
-#[derive(Serialize)]
-struct RulesJson {
-    start_tiles: u8,
-    four_probability: f64,
-    illegal_move_spawns: bool,
 }
 
 #[derive(Serialize)]

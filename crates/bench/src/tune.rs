@@ -15,6 +15,7 @@ use ai2048_ai::{create_player, PlayerError, PlayerSpec, SearchLimits, PLAYERS};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::Rules;
 
+use crate::run::panic_message;
 use crate::{play_game, BenchConfig, BenchError, CmaEs, GameRecord};
 
 /// What a tuning run maximizes: the mean over games of one number per game.
@@ -1022,17 +1023,6 @@ where
             .map(<[GameRecord]>::to_vec)
             .collect()
     }))
-}
-
-/// The text of a panic's payload, when it has one.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_owned()
-    }
 }
 
 /// The columns of [`format_history`]'s table, in order.
