@@ -25,11 +25,13 @@ mod registry;
 pub mod search;
 pub mod signature;
 pub mod spawn_model;
+mod time_plan;
 
 pub use limits::{SearchLimits, SearchResult};
 pub use registry::{
     create_player, option_matches, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS,
 };
+pub use time_plan::TimePlan;
 
 use ai2048_engine::Board;
 

@@ -13,6 +13,9 @@ use ai2048_engine::Dir;
 /// assert_eq!(limits.time, None);
 /// let timed = SearchLimits::with_time(Duration::from_millis(20));
 /// assert_eq!(timed.time, Some(Duration::from_millis(20)));
+/// // A game with 180 s on its clock: the player spreads them over its moves.
+/// let clocked = SearchLimits { clock: Some(Duration::from_secs(180)), ..SearchLimits::default() };
+/// assert_eq!(clocked.time, None);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
@@ -22,6 +25,10 @@ pub struct SearchLimits {
     pub time: Option<Duration>,
     /// The most nodes to visit; `None` for no limit.
     pub nodes: Option<u64>,
+    /// The time the whole game has left, as on a chess clock: a player that plans its
+    /// time over the game (see [`TimePlan`](crate::TimePlan)) takes this move's share
+    /// from it when neither `time` nor `depth` is set. `None` when the game is untimed.
+    pub clock: Option<Duration>,
 }
 
 impl SearchLimits {

@@ -72,6 +72,12 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(bank) = parse_option(spec, "time-bank", "true or false")? {
         config.time_bank = bank;
     }
+    if let Some(sum) = ranged(spec, "plan-sum", "a tile sum", 0..=1 << 21)? {
+        config.time_plan.horizon_sum = sum;
+    }
+    if let Some(moves) = ranged(spec, "plan-moves", "a number of moves", 1..=1_000_000)? {
+        config.time_plan.min_moves = moves;
+    }
     Ok(config)
 }
 

@@ -187,6 +187,14 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "time-bank",
                 "true: time a move leaves unused under --time-ms goes to later moves (default false)"
             ),
+            (
+                "plan-sum",
+                "with a game clock (bench --timeout): plan its time for a game reaching this tile sum (default 30000; 0 = off)"
+            ),
+            (
+                "plan-moves",
+                "with a game clock: keep time for at least this many moves (default 2500)"
+            ),
         ),
     },
     PlayerInfo {

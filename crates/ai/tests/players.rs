@@ -111,6 +111,8 @@ fn every_player_is_created_by_name_and_bad_options_say_why() {
         ("mcts:playout=smart", "random or greedy"),
         ("mcts:mode=uct,c=-1", "from 0"),
         ("expectimax:depth=99", "from 0 to 20"),
+        ("expectimax:plan-sum=-1", "not a tile sum"),
+        ("expectimax:plan-moves=0", "from 1"),
     ] {
         let err = create_player(&spec.parse().unwrap(), 0).err().expect(spec);
         assert!(err.to_string().contains(needle), "{spec}: {err}");
@@ -122,6 +124,33 @@ fn expectimax_with_a_time_bank_plays_whole_games_legally() {
     let limits = SearchLimits::with_time(std::time::Duration::from_micros(200));
     let game = play("expectimax:time-bank=true,tt-mb=1", 3, limits);
     assert!(game.max_tile() >= 512, "{}", game.max_tile());
+}
+
+#[test]
+fn expectimax_takes_its_share_of_the_game_clock() {
+    use std::time::Duration;
+    let board: Board = "2 4 8 0/0 2 0 0/0 0 16 0/0 0 0 2".parse().unwrap();
+    let search = |spec: &str, clock: Duration| {
+        let mut player = create_player(&spec.parse().unwrap(), 0).unwrap();
+        let limits = SearchLimits {
+            clock: Some(clock),
+            ..SearchLimits::default()
+        };
+        player.search(board, &limits)
+    };
+    // An hour left: this move's share (about 260 ms) reaches the adaptive depth, 3.
+    let rich = search("expectimax:tt-mb=1", Duration::from_secs(3600));
+    assert_eq!(rich.depth, 3);
+    // A millisecond left: a share of a tenth of a microsecond allows no search.
+    let poor = search("expectimax:tt-mb=1", Duration::from_millis(1));
+    assert!(poor.depth <= 1, "depth {}", poor.depth);
+    assert!(poor.dir.is_some());
+    // With the plan off, the clock changes nothing: the player's own time decides.
+    let off = search(
+        "expectimax:tt-mb=1,plan-sum=0,time-ms=3000",
+        Duration::from_millis(1),
+    );
+    assert_eq!(off.depth, 3);
 }
 
 #[test]

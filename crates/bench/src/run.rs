@@ -238,6 +238,7 @@ fn play(
             if let Some(time) = config.limits.time {
                 limits.time = Some(time.min(deadline - last));
             }
+            limits.clock = Some(deadline - last);
         }
         let result = player.search(game.board(), &limits);
         nodes += result.nodes;

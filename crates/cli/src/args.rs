@@ -166,6 +166,7 @@ impl AiArgs {
             depth: self.depth,
             time,
             nodes: None,
+            clock: None,
         })
     }
 }

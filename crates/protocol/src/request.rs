@@ -229,6 +229,7 @@ fn read_op(fields: &Map<String, Value>, id: Option<&Value>) -> Result<Op, Reques
                 depth: get("depth").map(read_depth).transpose().map_err(fail)?,
                 time: get("time_ms").map(read_time).transpose().map_err(fail)?,
                 nodes: None,
+                clock: None,
             },
         },
     })

@@ -92,7 +92,12 @@ pub(crate) fn limits_of(
     if nodes == Some(0) {
         return Err(value_error("nodes must be at least 1"));
     }
-    Ok(SearchLimits { depth, time, nodes })
+    Ok(SearchLimits {
+        depth,
+        time,
+        nodes,
+        clock: None,
+    })
 }
 
 /// A player: expectimax (the default), minimax, mcts, greedy or random, with options.
@@ -256,6 +261,7 @@ impl PyPlayer {
             depth: given.depth.or(self.limits.depth),
             time: given.time.or(self.limits.time),
             nodes: given.nodes.or(self.limits.nodes),
+            clock: None,
         };
         let board = board.0;
         let (result, seconds) = py.detach(|| {

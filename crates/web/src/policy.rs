@@ -102,6 +102,8 @@ pub fn web_limits(limits: SearchLimits, config: &ServerConfig) -> SearchLimits {
         depth: limits.depth,
         time: Some(time.min(config.max_time)),
         nodes: limits.nodes,
+        // Every request gets its own capped time; no game clock crosses the API.
+        clock: None,
     }
 }
 

@@ -9,7 +9,7 @@ use ai2048_engine::{Board, Dir};
 use super::TransTable;
 use crate::eval::{distinct_tiles, Evaluator, RowTable};
 use crate::spawn_model::SpawnModel;
-use crate::{Player, SearchLimits, SearchResult};
+use crate::{Player, SearchLimits, SearchResult, TimePlan};
 
 /// The settings of [`Expectimax`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +43,11 @@ pub struct ExpectimaxConfig {
     /// the budget; with it the mean approaches the budget, and the hard positions get
     /// the time the easy ones saved.
     pub time_bank: bool,
+    /// How a move takes its time from the game's clock ([`SearchLimits::clock`]) when
+    /// the limits set neither a time nor a depth (and `depth` is `None`): it deepens up
+    /// to [`adaptive_depth`] within its share. Without a clock, or with the plan off,
+    /// such a move gets `default_time`.
+    pub time_plan: TimePlan,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
@@ -59,6 +64,7 @@ impl Default for ExpectimaxConfig {
             default_time: Duration::from_millis(5),
             threads: 1,
             time_bank: false,
+            time_plan: TimePlan::default(),
         }
     }
 }
@@ -451,8 +457,18 @@ impl Expectimax {
                 let (values, nodes) = self.root(board, depth, None, eval);
                 return SearchResult::from_values(values.expect("no deadline"), depth, nodes);
             }
-            // Neither: as deep as the board deserves, within the default time.
-            (None, None) => (self.config.default_time, adaptive_depth(board)),
+            // Neither: as deep as the board deserves, within this move's share of the
+            // game's clock, or else the default time.
+            (None, None) => {
+                let budget = match limits.clock {
+                    Some(clock) if self.config.time_plan.is_on() => {
+                        let p4 = self.config.four_probability;
+                        self.config.time_plan.move_time(board, clock, p4)
+                    }
+                    _ => self.config.default_time,
+                };
+                (budget, adaptive_depth(board))
+            }
         };
         self.deepen(board, budget, max_depth, eval)
     }
