@@ -24,8 +24,11 @@
 //! - **`best`** asks a player for a move. Optional fields: `"ai"`, a player spec
 //!   such as `"greedy"`, `"random"` or `"NAME:KEY=VALUE,..."` (the session's default
 //!   when left out); `"depth"`, an integer from 1; `"time_ms"`, a number from 0,
-//!   capped at [`MAX_TIME_MS`] (one minute: larger values count as one minute).
-//!   Players that do not search ignore both. The answer gives the move, its value,
+//!   capped at [`MAX_TIME_MS`] (one minute: larger values count as one minute);
+//!   `"clock_ms"`, the time the whole game has left, capped at [`MAX_CLOCK_MS`] (one
+//!   hour): with neither `depth` nor `time_ms`, expectimax then takes this move's
+//!   share of it (see `ai2048_ai::TimePlan`), as a chess engine plans its clock.
+//!   Players that do not search ignore all three. The answer gives the move, its value,
 //!   the depth and nodes of the search, and the value of each move (`null` for
 //!   illegal moves or those the player does not value); `{"dir":null}` when no move
 //!   is legal. A session keeps the players it creates, so repeated requests do not
@@ -80,7 +83,7 @@ mod serve;
 mod session;
 
 pub use board::{board_from_json, board_to_json};
-pub use request::{Op, Request, RequestError, DEFAULT_FOUR_PROBABILITY, MAX_TIME_MS};
+pub use request::{Op, Request, RequestError, DEFAULT_FOUR_PROBABILITY, MAX_CLOCK_MS, MAX_TIME_MS};
 pub use response::{BestMove, Response};
 pub use serve::serve;
 pub use session::{Session, MAX_CACHED_PLAYERS};

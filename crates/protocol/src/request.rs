@@ -15,6 +15,10 @@ use crate::json::{integer, kind, quote};
 /// `time_ms` values are capped to it, so that no request can stall a session for long.
 pub const MAX_TIME_MS: f64 = 60_000.0;
 
+/// The longest game clock a `best` request may give, in milliseconds: one hour.
+/// Larger `clock_ms` values are capped to it.
+pub const MAX_CLOCK_MS: f64 = 3_600_000.0;
+
 /// The probability that a spawned tile is a 4 when a `spawns` request gives no `p4`.
 pub const DEFAULT_FOUR_PROBABILITY: f64 = 0.1;
 
@@ -167,7 +171,7 @@ fn fields_of(op: &str) -> Option<&'static [&'static str]> {
         "apply" => Some(&["board", "dir"]),
         "legal" => Some(&["board"]),
         "spawns" => Some(&["board", "p4"]),
-        "best" => Some(&["board", "ai", "depth", "time_ms"]),
+        "best" => Some(&["board", "ai", "depth", "time_ms", "clock_ms"]),
         _ => None,
     }
 }
@@ -227,9 +231,15 @@ fn read_op(fields: &Map<String, Value>, id: Option<&Value>) -> Result<Op, Reques
             ai: get("ai").map(read_ai).transpose().map_err(fail)?,
             limits: SearchLimits {
                 depth: get("depth").map(read_depth).transpose().map_err(fail)?,
-                time: get("time_ms").map(read_time).transpose().map_err(fail)?,
+                time: get("time_ms")
+                    .map(|v| read_millis(v, "time_ms", MAX_TIME_MS))
+                    .transpose()
+                    .map_err(fail)?,
                 nodes: None,
-                clock: None,
+                clock: get("clock_ms")
+                    .map(|v| read_millis(v, "clock_ms", MAX_CLOCK_MS))
+                    .transpose()
+                    .map_err(fail)?,
             },
         },
     })
@@ -289,15 +299,16 @@ fn read_depth(value: &Value) -> Result<u32, String> {
         })
 }
 
-fn read_time(value: &Value) -> Result<Duration, String> {
+/// Reads field `key`, a time in milliseconds, capped at `max`.
+fn read_millis(value: &Value, key: &str, max: f64) -> Result<Duration, String> {
     match value.as_f64() {
         Some(ms) if ms >= 0.0 => {
-            let ms = ms.min(MAX_TIME_MS);
-            // At most 6e10 nanoseconds: exact enough, and `as` cannot overflow.
+            let ms = ms.min(max);
+            // At most 3.6e12 nanoseconds: exact enough, and `as` cannot overflow.
             Ok(Duration::from_nanos((ms * 1e6).round() as u64))
         }
         _ => Err(format!(
-            "\"time_ms\" must be a number of milliseconds, 0 or more, found {}",
+            "\"{key}\" must be a number of milliseconds, 0 or more, found {}",
             quote(value)
         )),
     }
@@ -387,6 +398,17 @@ mod tests {
             panic!("not best")
         };
         assert_eq!(limits.time, Some(Duration::ZERO));
+        let r = parse(r#"{"op":"best","board":B,"clock_ms":1e12}"#).unwrap();
+        let Op::Best { limits, .. } = r.op else {
+            panic!("not best")
+        };
+        assert_eq!(limits.clock, Some(Duration::from_secs(3600)));
+        assert_eq!(limits.time, None);
+        let r = parse(r#"{"op":"best","board":B,"clock_ms":180000,"time_ms":null}"#).unwrap();
+        let Op::Best { limits, .. } = r.op else {
+            panic!("not best")
+        };
+        assert_eq!(limits.clock, Some(Duration::from_secs(180)));
     }
 
     #[test]
@@ -426,7 +448,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"op":"best","board":B,"dpeth":3}"#),
-            "unknown field \"dpeth\" in a best request: it takes op, board, ai, depth, time_ms, and optionally id"
+            "unknown field \"dpeth\" in a best request: it takes op, board, ai, depth, time_ms, clock_ms, and optionally id"
         );
     }
 
@@ -465,10 +487,12 @@ mod tests {
             );
         }
         for t in ["-1", "\"5\"", "[]"] {
-            assert_eq!(
-                err(&format!(r#"{{"op":"best","board":B,"time_ms":{t}}}"#)),
-                format!("\"time_ms\" must be a number of milliseconds, 0 or more, found {t}")
-            );
+            for key in ["time_ms", "clock_ms"] {
+                assert_eq!(
+                    err(&format!(r#"{{"op":"best","board":B,"{key}":{t}}}"#)),
+                    format!("\"{key}\" must be a number of milliseconds, 0 or more, found {t}")
+                );
+            }
         }
         assert_eq!(
             err(r#"{"op":"best","board":B,"ai":7}"#),

@@ -20,6 +20,9 @@ pub(crate) const MAX_DEPTH: u32 = 20;
 /// The longest time per move accepted, in milliseconds: an hour, as on the command line.
 const MAX_TIME_MS: f64 = 3_600_000.0;
 
+/// The longest game clock a search takes, in milliseconds: a day.
+const MAX_CLOCK_MS: f64 = 86_400_000.0;
+
 /// The player `spec` names, with `options` (keyword arguments) and `threads` added.
 ///
 /// Option names may use `_` for `-` (`tt_mb=16` is `tt-mb=16`); values may be
@@ -246,8 +249,10 @@ impl PyPlayer {
     /// its direction is None only when no move is legal.
     ///
     /// ``time_ms``, ``depth`` and ``nodes`` override the player's limits for this
-    /// search. The GIL is released while searching.
-    #[pyo3(signature = (board, *, time_ms = None, depth = None, nodes = None))]
+    /// search. ``clock_ms`` is the time the whole game has left: without a time or a
+    /// depth, expectimax takes this move's share of it, as a chess engine plans its
+    /// clock. The GIL is released while searching.
+    #[pyo3(signature = (board, *, time_ms = None, depth = None, nodes = None, clock_ms = None))]
     fn best_move(
         &self,
         py: Python<'_>,
@@ -255,13 +260,22 @@ impl PyPlayer {
         time_ms: Option<f64>,
         depth: Option<u32>,
         nodes: Option<u64>,
+        clock_ms: Option<f64>,
     ) -> PyResult<PySearchResult> {
         let given = limits_of(depth, time_ms, nodes)?;
+        let clock = match clock_ms {
+            Some(ms) if !(0.0..=MAX_CLOCK_MS).contains(&ms) => {
+                return Err(value_error(format!(
+                    "clock_ms must be a number of milliseconds from 0 to a day, not {ms}"
+                )))
+            }
+            ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
+        };
         let limits = SearchLimits {
             depth: given.depth.or(self.limits.depth),
             time: given.time.or(self.limits.time),
             nodes: given.nodes.or(self.limits.nodes),
-            clock: None,
+            clock,
         };
         let board = board.0;
         let (result, seconds) = py.detach(|| {

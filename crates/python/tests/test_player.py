@@ -51,6 +51,19 @@ def test_limits_per_player_and_per_call():
     assert timed.best_move(BOARD.to_hex()).direction is not None
 
 
+def test_a_game_clock_sets_the_time_of_a_move():
+    player = Player("expectimax", tt_mb=1)
+    # An hour left: this move's share (about 260 ms) reaches the board's adaptive depth.
+    assert player.best_move(BOARD, clock_ms=3_600_000).depth == 3
+    # A millisecond left: no time to search past the first layer.
+    assert player.best_move(BOARD, clock_ms=1).depth <= 1
+    # A depth wins over the clock.
+    assert player.best_move(BOARD, clock_ms=1, depth=2).depth == 2
+    for bad in (-1, float("nan"), 1e12):
+        with pytest.raises(ValueError, match="clock_ms must be a number of milliseconds"):
+            player.best_move(BOARD, clock_ms=bad)
+
+
 def test_options_as_spec_or_keywords():
     a = Player("expectimax:tt-mb=1,eval=snake", depth=1)
     b = Player("expectimax", depth=1, tt_mb=1, eval="snake")

@@ -90,7 +90,9 @@ pub fn web_spec(spec: Option<PlayerSpec>, config: &ServerConfig) -> Result<Playe
 
 /// The limits a web search runs under: the time asked for, at most
 /// [`ServerConfig::max_time`]; the whole cap when only a depth is asked for (the search
-/// deepens to that depth within it); [`ServerConfig::default_time`] when neither.
+/// deepens to that depth within it); [`ServerConfig::default_time`] when neither. A
+/// game clock (`clock_ms`) is dropped: each web search has its own time, not a share
+/// of a game's.
 #[must_use]
 pub fn web_limits(limits: SearchLimits, config: &ServerConfig) -> SearchLimits {
     let time = match (limits.time, limits.depth) {
@@ -102,7 +104,6 @@ pub fn web_limits(limits: SearchLimits, config: &ServerConfig) -> SearchLimits {
         depth: limits.depth,
         time: Some(time.min(config.max_time)),
         nodes: limits.nodes,
-        // Every request gets its own capped time; no game clock crosses the API.
         clock: None,
     }
 }
@@ -188,5 +189,11 @@ mod tests {
         assert_eq!(l.time, Some(cap));
         let l = web_limits(SearchLimits::with_time(Duration::from_millis(7)), &config);
         assert_eq!(l.time, Some(Duration::from_millis(7)));
+        let clocked = SearchLimits {
+            clock: Some(Duration::from_secs(3600)),
+            ..SearchLimits::default()
+        };
+        let l = web_limits(clocked, &config);
+        assert_eq!((l.time, l.clock), (Some(config.default_time), None));
     }
 }

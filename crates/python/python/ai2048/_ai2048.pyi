@@ -203,6 +203,7 @@ class Player:
         time_ms: float | None = None,
         depth: int | None = None,
         nodes: int | None = None,
+        clock_ms: float | None = None,
     ) -> SearchResult:
         """Searches ``board`` (releasing the GIL) and returns a SearchResult."""
     def new_game(self) -> None:
