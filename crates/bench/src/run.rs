@@ -235,10 +235,11 @@ fn play(
                 timed_out = !game.is_over();
                 break;
             }
+            let left = deadline - last;
             if let Some(time) = config.limits.time {
-                limits.time = Some(time.min(deadline - last));
+                limits.time = Some(time.min(left));
             }
-            limits.clock = Some(deadline - last);
+            limits.clock = Some(left);
         }
         let result = player.search(game.board(), &limits);
         nodes += result.nodes;

@@ -71,7 +71,7 @@ pub(crate) fn bench_json(
         timeout,
         rules: rules_of(start_tiles, p4, illegal_move_spawns)?,
         player: spec_of(ai, threads, options)?,
-        limits: limits_of(depth, time_ms, None)?,
+        limits: limits_of(depth, time_ms, None, None)?,
     };
     config.validate().map_err(|e| bench_error(&e))?;
 

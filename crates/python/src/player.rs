@@ -80,6 +80,7 @@ pub(crate) fn limits_of(
     depth: Option<u32>,
     time_ms: Option<f64>,
     nodes: Option<u64>,
+    clock_ms: Option<f64>,
 ) -> PyResult<SearchLimits> {
     if let Some(depth) = depth.filter(|&d| d > MAX_DEPTH) {
         return Err(value_error(format!("depth {depth} is above {MAX_DEPTH}")));
@@ -95,11 +96,19 @@ pub(crate) fn limits_of(
     if nodes == Some(0) {
         return Err(value_error("nodes must be at least 1"));
     }
+    let clock = match clock_ms {
+        Some(ms) if !(0.0..=MAX_CLOCK_MS).contains(&ms) => {
+            return Err(value_error(format!(
+                "clock_ms must be a number of milliseconds from 0 to a day, not {ms}"
+            )))
+        }
+        ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
+    };
     Ok(SearchLimits {
         depth,
         time,
         nodes,
-        clock: None,
+        clock,
     })
 }
 
@@ -234,7 +243,7 @@ impl PyPlayer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyPlayer> {
         let spec = spec_of(name, threads, options)?;
-        let limits = limits_of(depth, time_ms, nodes)?;
+        let limits = limits_of(depth, time_ms, nodes, None)?;
         let player = create_player(&spec, seed).map_err(|e| player_error(&e))?;
         Ok(PyPlayer {
             spec,
@@ -262,20 +271,12 @@ impl PyPlayer {
         nodes: Option<u64>,
         clock_ms: Option<f64>,
     ) -> PyResult<PySearchResult> {
-        let given = limits_of(depth, time_ms, nodes)?;
-        let clock = match clock_ms {
-            Some(ms) if !(0.0..=MAX_CLOCK_MS).contains(&ms) => {
-                return Err(value_error(format!(
-                    "clock_ms must be a number of milliseconds from 0 to a day, not {ms}"
-                )))
-            }
-            ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
-        };
+        let given = limits_of(depth, time_ms, nodes, clock_ms)?;
         let limits = SearchLimits {
             depth: given.depth.or(self.limits.depth),
             time: given.time.or(self.limits.time),
             nodes: given.nodes.or(self.limits.nodes),
-            clock,
+            clock: given.clock,
         };
         let board = board.0;
         let (result, seconds) = py.detach(|| {
