@@ -3,7 +3,8 @@
 use std::collections::HashSet;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ai2048_protocol::{Op, Response, Session};
@@ -21,12 +22,21 @@ pub struct Busy;
 
 /// A fixed pool of search threads fed by a bounded first-come, first-served queue.
 ///
+/// The pool admits at most `workers + queue` searches at a time: one running on each
+/// worker and `queue` more waiting. A search holds its place from [`submit`](Self::submit)
+/// until its answer is sent, so whether the next one is admitted depends only on how
+/// many are unanswered, never on how quickly a worker comes back for work.
+///
 /// Each worker keeps its own protocol [`Session`], and so its own players, so that
 /// repeated requests for one player reuse it; when a search would make a worker keep
 /// more than `players_per_worker` players, the worker drops them all first. The
 /// workers end when the pool is dropped.
 pub struct SearchPool {
     jobs: SyncSender<Job>,
+    /// The searches submitted and not yet answered.
+    admitted: Arc<AtomicUsize>,
+    /// The most searches admitted at once: workers plus queue.
+    capacity: usize,
 }
 
 impl SearchPool {
@@ -36,15 +46,24 @@ impl SearchPool {
     ///
     /// When a thread cannot be started.
     pub fn new(workers: usize, queue: usize, players_per_worker: usize) -> io::Result<SearchPool> {
-        let (jobs, receiver) = mpsc::sync_channel::<Job>(queue);
+        let workers = workers.max(1);
+        let capacity = workers.saturating_add(queue);
+        // Room for every admitted search, so that sending an admitted one never fails.
+        let (jobs, receiver) = mpsc::sync_channel::<Job>(capacity);
         let receiver = Arc::new(Mutex::new(receiver));
-        for i in 0..workers.max(1) {
+        let admitted = Arc::new(AtomicUsize::new(0));
+        for i in 0..workers {
             let receiver = Arc::clone(&receiver);
+            let admitted = Arc::clone(&admitted);
             std::thread::Builder::new()
                 .name(format!("ai2048-search-{i}"))
-                .spawn(move || work(&receiver, players_per_worker.max(1)))?;
+                .spawn(move || work(&receiver, &admitted, players_per_worker.max(1)))?;
         }
-        Ok(SearchPool { jobs })
+        Ok(SearchPool {
+            jobs,
+            admitted,
+            capacity,
+        })
     }
 
     /// Queues `op` (a `best` request), or answers [`Busy`] at once when every worker
@@ -55,17 +74,25 @@ impl SearchPool {
     /// [`Busy`], as said; also when the workers are gone, which does not happen while
     /// the pool lives.
     pub fn submit(&self, op: Op) -> Result<oneshot::Receiver<Response>, Busy> {
+        self.admitted
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.capacity).then_some(n + 1)
+            })
+            .map_err(|_| Busy)?;
         let (reply, answer) = oneshot::channel();
         match self.jobs.try_send(Job { op, reply }) {
             Ok(()) => Ok(answer),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
+            Err(_) => {
+                self.admitted.fetch_sub(1, Ordering::AcqRel);
+                Err(Busy)
+            }
         }
     }
 }
 
 /// A worker: takes the next job, runs it on its session, sends the answer; ends when
 /// the pool is dropped.
-fn work(jobs: &Mutex<Receiver<Job>>, players_per_worker: usize) {
+fn work(jobs: &Mutex<Receiver<Job>>, admitted: &AtomicUsize, players_per_worker: usize) {
     let mut session = Session::default();
     // The players the session may hold, by spec: it holds no other.
     let mut kept: HashSet<String> = HashSet::new();
@@ -76,6 +103,7 @@ fn work(jobs: &Mutex<Receiver<Job>>, players_per_worker: usize) {
         };
         // The client gave up while the job waited: do not search for nobody.
         if reply.is_closed() {
+            admitted.fetch_sub(1, Ordering::AcqRel);
             continue;
         }
         let key = match &op {
@@ -100,6 +128,9 @@ fn work(jobs: &Mutex<Receiver<Job>>, players_per_worker: usize) {
             }
         }
         debug_assert!(session.cached_players() <= players_per_worker);
+        // The place is free before the answer goes, so a client that submits again
+        // as soon as it has its answer is admitted.
+        admitted.fetch_sub(1, Ordering::AcqRel);
         // The client may have gone in the meantime: nobody to tell.
         let _ = reply.send(answer);
     }
@@ -128,9 +159,9 @@ mod tests {
             answer.blocking_recv(),
             Ok(Response::Best(Some(_)))
         ));
-        // Keep the worker busy with a slow search and fill the queue: the next is refused.
+        // Keep the worker busy with a slow search and fill the queue: the next is
+        // refused, whether or not the worker has taken the slow one yet.
         let slow = pool.submit(best("mcts:playouts=1000000", 300)).unwrap();
-        std::thread::sleep(Duration::from_millis(50));
         let queued = pool.submit(best("greedy", 0)).unwrap();
         assert_eq!(pool.submit(best("greedy", 0)).err(), Some(Busy));
         assert!(matches!(slow.blocking_recv(), Ok(Response::Best(Some(_)))));
