@@ -2,7 +2,7 @@
 //! game's record.
 
 use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ai2048_engine::Rules;
 
@@ -101,20 +101,23 @@ struct Head<'a> {
 }
 
 /// The configuration, as a user would write it again.
-#[derive(Serialize)]
-struct ConfigJson {
-    ai: String,
-    depth: Option<u32>,
-    time_ms: Option<f64>,
-    seed: u64,
-    games: u64,
-    jobs: usize,
-    timeout: Option<f64>,
-    rules: RulesJson,
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct ConfigJson {
+    pub(crate) ai: String,
+    pub(crate) depth: Option<u32>,
+    pub(crate) time_ms: Option<f64>,
+    pub(crate) seed: u64,
+    pub(crate) games: u64,
+    /// Absent from the files of runs made before runs could start past game 0.
+    #[serde(default)]
+    pub(crate) first_game: u64,
+    pub(crate) jobs: usize,
+    pub(crate) timeout: Option<f64>,
+    pub(crate) rules: RulesJson,
 }
 
 /// The rules of the games.
-#[derive(Serialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct RulesJson {
     start_tiles: u8,
     four_probability: f64,
@@ -132,13 +135,14 @@ impl From<Rules> for RulesJson {
 }
 
 impl ConfigJson {
-    fn new(c: &BenchConfig) -> ConfigJson {
+    pub(crate) fn new(c: &BenchConfig) -> ConfigJson {
         ConfigJson {
             ai: c.player.to_string(),
             depth: c.limits.depth,
             time_ms: c.limits.time.map(|t| t.as_secs_f64() * 1e3),
             seed: c.seed,
             games: c.games,
+            first_game: c.first_game,
             jobs: c.jobs,
             timeout: c.timeout.map(|t| t.as_secs_f64()),
             rules: c.rules.into(),

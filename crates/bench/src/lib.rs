@@ -4,6 +4,8 @@
 //!
 //! - [`BenchConfig`] and [`run_bench`]: play the games on threads, stoppable at any
 //!   time without losing the finished ones; [`play_game`] plays one.
+//! - [`SavedRun`] and [`resume_bench`]: read a run back from its JSON and play only
+//!   the games it lacks, to finish an interrupted run or extend a finished one.
 //! - [`GameRecord`]: what one game came to.
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
 //!   [`reach_table`] are its parts.
@@ -48,6 +50,7 @@ mod plot;
 mod record;
 mod report;
 mod run;
+mod saved;
 mod stats;
 mod sweep;
 mod tune;
@@ -57,7 +60,8 @@ pub use json::to_json;
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use record::GameRecord;
 pub use report::format_summary;
-pub use run::{play_game, run_bench, BenchConfig, BenchError};
+pub use run::{play_game, resume_bench, run_bench, BenchConfig, BenchError};
+pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
 pub use sweep::{
     format_sweep, parse_depths, run_sweep, Sweep, SweepConfig, SweepRow, MAX_SWEEP_DEPTH,

@@ -1,6 +1,7 @@
 //! Playing the games: the configuration of a run, and the threads that play it.
 
 use core::fmt;
+use core::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -13,9 +14,11 @@ use crate::GameRecord;
 
 /// What to benchmark, and how.
 ///
-/// Game `i` is played from seed [`BenchConfig::game_seed`]`(i)`, by a player created
-/// from the same seed, so the outcome of every game depends only on the configuration
-/// and `i`: not on `jobs`, nor on the order in which threads pick games.
+/// The run plays games `first_game` to `first_game + games - 1`. Game `i` is played
+/// from seed [`BenchConfig::game_seed`]`(i)`, by a player created from the same seed,
+/// so the outcome of every game depends only on the configuration and `i`: not on
+/// `jobs`, nor on the order in which threads pick games, nor on how a run is split
+/// into parts with `first_game`.
 ///
 /// ```
 /// use ai2048_bench::BenchConfig;
@@ -35,6 +38,9 @@ use crate::GameRecord;
 pub struct BenchConfig {
     /// How many games to play.
     pub games: u64,
+    /// The index of the first game: a run split into parts (games 0 to 49, then 50 to
+    /// 99) plays the same games as the whole.
+    pub first_game: u64,
     /// The seed of the run, from which every game's seed is derived.
     pub seed: u64,
     /// How many games to play at once, one per thread; at least 1.
@@ -58,6 +64,7 @@ impl BenchConfig {
     pub fn new(player: PlayerSpec) -> BenchConfig {
         BenchConfig {
             games: 100,
+            first_game: 0,
             seed: 0,
             jobs: 1,
             timeout: None,
@@ -73,6 +80,25 @@ impl BenchConfig {
         derive_seed(self.seed, index)
     }
 
+    /// The indices of the run's games: `first_game` to `first_game + games - 1`.
+    #[must_use]
+    pub fn indices(&self) -> Range<u64> {
+        self.first_game..self.first_game.saturating_add(self.games)
+    }
+
+    /// The threads that play `games` games: `jobs`, but no more than the games.
+    ///
+    /// ```
+    /// use ai2048_bench::BenchConfig;
+    /// let config = BenchConfig { jobs: 4, ..BenchConfig::new("random".parse()?) };
+    /// assert_eq!((config.threads_for(100), config.threads_for(3)), (4, 3));
+    /// # Ok::<(), ai2048_ai::PlayerError>(())
+    /// ```
+    #[must_use]
+    pub fn threads_for(&self, games: u64) -> usize {
+        usize::try_from(games).map_or(self.jobs, |g| self.jobs.min(g))
+    }
+
     /// Checks that the run can start: at least one job, a non-zero timeout, valid
     /// rules and a player that exists with the options given.
     ///
@@ -82,6 +108,12 @@ impl BenchConfig {
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.jobs == 0 {
             return Err(BenchError::Config("jobs must be at least 1".to_owned()));
+        }
+        if self.first_game.saturating_add(self.games) > LAST_GAME {
+            return Err(BenchError::Config(format!(
+                "{} games from game {} go past the last game index, 2^63",
+                self.games, self.first_game
+            )));
         }
         if self.timeout == Some(Duration::ZERO) {
             return Err(BenchError::Config(
@@ -93,6 +125,9 @@ impl BenchConfig {
         Ok(())
     }
 }
+
+/// The largest game index a run may reach, so that counting past it cannot wrap.
+const LAST_GAME: u64 = 1 << 63;
 
 /// Why a run failed. Errors come from a bad configuration or a faulty player; a
 /// stopped run or a game out of time is not an error.
@@ -319,12 +354,102 @@ pub fn run_bench<F>(
 where
     F: Fn(&GameRecord) + Sync,
 {
+    resume_bench(config, Vec::new(), stop, on_game)
+}
+
+/// [`run_bench`] for a run of which the games in `done` are already played (an
+/// interrupted run read back with [`SavedRun`](crate::SavedRun)): it plays only the
+/// others, and returns the records of all the finished games, `done` included, sorted
+/// by index. `on_game` is called for the games played now.
+///
+/// # Errors
+///
+/// As [`run_bench`]; also [`BenchError::Config`] when a record of `done` is not a game
+/// of this run: its index is outside [`BenchConfig::indices`], comes twice, or its seed
+/// is not [`BenchConfig::game_seed`] of its index.
+///
+/// ```
+/// use ai2048_bench::{resume_bench, run_bench, BenchConfig};
+/// use std::sync::atomic::AtomicBool;
+/// let stop = AtomicBool::new(false);
+/// let config = BenchConfig { games: 6, ..BenchConfig::new("greedy".parse()?) };
+/// let first = run_bench(&BenchConfig { games: 4, ..config.clone() }, &stop, |_| {})?;
+/// let all = resume_bench(&config, first, &stop, |r| assert!(r.index >= 4))?;
+/// let whole = run_bench(&config, &stop, |_| {})?;
+/// assert!(all.iter().zip(&whole).all(|(a, b)| a.same_outcome(b)));
+/// assert_eq!(all.len(), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn resume_bench<F>(
+    config: &BenchConfig,
+    mut done: Vec<GameRecord>,
+    stop: &AtomicBool,
+    on_game: F,
+) -> Result<Vec<GameRecord>, BenchError>
+where
+    F: Fn(&GameRecord) + Sync,
+{
     config.validate()?;
-    let threads = usize::try_from(config.games).map_or(config.jobs, |g| config.jobs.min(g));
+    let played = check_done(config, &mut done)?;
+    let mut records = play_all(config, &played, stop, on_game)?;
+    records.append(&mut done);
+    records.sort_unstable_by_key(|r| r.index);
+    Ok(records)
+}
+
+/// Checks that the records in `done` are games of `config`'s run, each once; returns
+/// their indices, sorted.
+pub(crate) fn check_done(
+    config: &BenchConfig,
+    done: &mut [GameRecord],
+) -> Result<Vec<u64>, BenchError> {
+    done.sort_unstable_by_key(|r| r.index);
+    let range = config.indices();
+    let mut played = Vec::with_capacity(done.len());
+    for r in done.iter() {
+        let problem = if !range.contains(&r.index) {
+            format!(
+                "is not one of this run's games ({} to {})",
+                range.start,
+                range.end.saturating_sub(1)
+            )
+        } else if played.last() == Some(&r.index) {
+            "comes twice".to_owned()
+        } else if r.seed != config.game_seed(r.index) {
+            format!(
+                "has seed {}, but this run plays it from seed {}",
+                r.seed,
+                config.game_seed(r.index)
+            )
+        } else {
+            played.push(r.index);
+            continue;
+        };
+        return Err(BenchError::Config(format!(
+            "the finished game {} {problem}",
+            r.index
+        )));
+    }
+    Ok(played)
+}
+
+/// Plays the games of `config` but those in `played` (sorted) on up to `config.jobs`
+/// threads (see [`run_bench`]).
+fn play_all<F>(
+    config: &BenchConfig,
+    played: &[u64],
+    stop: &AtomicBool,
+    on_game: F,
+) -> Result<Vec<GameRecord>, BenchError>
+where
+    F: Fn(&GameRecord) + Sync,
+{
+    let range = config.indices();
+    let threads = config.threads_for(config.games - played.len() as u64);
     if threads == 0 {
         return Ok(Vec::new());
     }
-    let next = AtomicU64::new(0);
+    let next = AtomicU64::new(range.start);
     let failed = AtomicBool::new(false);
     let worker = || {
         let mut records = Vec::new();
@@ -333,8 +458,11 @@ where
                 return Ok(records);
             }
             let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= config.games {
+            if index >= range.end {
                 return Ok(records);
+            }
+            if played.binary_search(&index).is_ok() {
+                continue;
             }
             let stopped = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
             let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -618,6 +746,110 @@ mod tests {
                 message: "boom".to_owned()
             }
         );
+    }
+
+    #[test]
+    fn parts_play_the_games_of_the_whole() {
+        let whole =
+            run_bench(&config("greedy", 12, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+        let mut parts = Vec::new();
+        for (first_game, games) in [(0, 5), (5, 1), (6, 6)] {
+            let part = BenchConfig {
+                first_game,
+                games,
+                ..config("greedy", 0, 2)
+            };
+            let records = run_bench(&part, &AtomicBool::new(false), |_| {}).expect("runs");
+            assert_eq!(records.len() as u64, games);
+            assert_eq!(records[0].index, first_game);
+            parts.extend(records);
+        }
+        assert!(same(&whole, &parts));
+    }
+
+    #[test]
+    fn resuming_plays_only_the_missing_games() {
+        let whole =
+            run_bench(&config("greedy", 10, 2), &AtomicBool::new(false), |_| {}).expect("runs");
+        // Games 1, 4 and 8 are missing, as after an interrupted run of 3 jobs.
+        let done: Vec<GameRecord> = whole
+            .iter()
+            .filter(|r| ![1, 4, 8].contains(&r.index))
+            .copied()
+            .rev()
+            .collect();
+        let played = std::sync::Mutex::new(Vec::new());
+        let all = resume_bench(
+            &config("greedy", 10, 3),
+            done,
+            &AtomicBool::new(false),
+            |r| {
+                played.lock().expect("not poisoned").push(r.index);
+            },
+        )
+        .expect("runs");
+        let mut played = played.into_inner().expect("not poisoned");
+        played.sort_unstable();
+        assert_eq!(played, [1, 4, 8]);
+        assert!(same(&whole, &all));
+        // Nothing left to play: the records come back as they were.
+        let again = resume_bench(
+            &config("greedy", 10, 2),
+            all,
+            &AtomicBool::new(false),
+            |_| panic!("no game should be played"),
+        )
+        .expect("runs");
+        assert!(same(&whole, &again));
+    }
+
+    #[test]
+    fn resuming_refuses_records_of_other_runs() {
+        let c = config("random", 4, 1);
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        let cases: [(Vec<GameRecord>, &str); 3] = [
+            (
+                vec![GameRecord {
+                    index: 4,
+                    ..records[0]
+                }],
+                "the finished game 4 is not one of this run's games (0 to 3)",
+            ),
+            (
+                vec![records[1], records[1]],
+                "the finished game 1 comes twice",
+            ),
+            (
+                vec![GameRecord {
+                    seed: 5,
+                    ..records[2]
+                }],
+                "the finished game 2 has seed 5, but this run plays it from seed",
+            ),
+        ];
+        for (done, message) in cases {
+            let err = resume_bench(&c, done, &AtomicBool::new(false), |_| {
+                panic!("no game should be played")
+            })
+            .unwrap_err();
+            assert!(matches!(err, BenchError::Config(_)), "{err}");
+            assert!(err.to_string().contains(message), "{err}");
+        }
+    }
+
+    #[test]
+    fn runs_may_not_pass_the_last_index() {
+        let c = BenchConfig {
+            first_game: LAST_GAME - 5,
+            games: 6,
+            ..config("random", 0, 1)
+        };
+        let err = run_bench(&c, &AtomicBool::new(false), |_| {}).unwrap_err();
+        assert!(
+            err.to_string().contains("past the last game index"),
+            "{err}"
+        );
+        assert!(BenchConfig { games: 5, ..c }.validate().is_ok());
     }
 
     #[test]

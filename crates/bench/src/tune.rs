@@ -419,6 +419,7 @@ impl TuneConfig {
     pub fn bench_config(&self, weights: &EvalConfig, seed: u64, games: u64) -> BenchConfig {
         BenchConfig {
             games,
+            first_game: 0,
             seed,
             jobs: self.jobs,
             timeout: None,

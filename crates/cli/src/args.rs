@@ -274,7 +274,8 @@ pub struct PlayArgs {
     after_help = "Prints the summary to stdout, with the share of games reaching each \
 tile from 512 up and its 95% confidence interval. Ctrl-C stops the run cleanly: the games \
 in progress are dropped, the finished ones are reported and written to the --json file, \
-and the exit code is 130 (a second Ctrl-C quits at once). A complete run exits with 0."
+and the exit code is 130 (a second Ctrl-C quits at once). A complete run exits with 0. \
+--resume FILE, with the same options, then plays only the games the file lacks."
 )]
 pub struct BenchArgs {
     #[command(flatten)]
@@ -284,6 +285,11 @@ pub struct BenchArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub num_games: u64,
+    /// The index of the first game: the run plays games I to I+N-1, so a run split into
+    /// parts (--first-game 0 --num-games 50, then --first-game 50) plays the same games
+    /// as the whole.
+    #[arg(long, default_value_t = 0, value_name = "I")]
+    pub first_game: u64,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
     /// The seed of the run: game i plays seed derive(S, i), whatever the number of jobs.
@@ -294,6 +300,11 @@ pub struct BenchArgs {
     /// Write the statistics and every game's record to this JSON file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Go on with the run saved in this --json file: give the same options (a larger
+    /// --num-games extends it); its finished games are kept, only the others are played,
+    /// and the whole run is reported and written back to the file (or to --json).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

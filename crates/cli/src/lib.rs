@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 pub mod files;
+mod memory;
 mod progress;
 mod tui;
 

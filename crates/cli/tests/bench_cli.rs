@@ -28,9 +28,16 @@ fn bench_json(args: &[&str]) -> (Value, String) {
         "{args:?} failed: {}\n{stdout}",
         text(&out.stderr)
     );
-    let json = std::fs::read_to_string(&path).expect("JSON written");
+    let json = read_json(&path);
     let _ = std::fs::remove_file(&path);
-    (serde_json::from_str(&json).expect("valid JSON"), stdout)
+    (json, stdout)
+}
+
+/// The JSON file at `path`, which must exist and be valid.
+fn read_json(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).expect("valid JSON")
 }
 
 fn f64_of(v: &Value, key: &str) -> f64 {
@@ -131,6 +138,11 @@ fn json_has_every_field_with_sane_values() {
     );
     assert!(stdout.contains("median"), "{stdout}");
     assert!(stdout.contains("50 game records written to"), "{stdout}");
+    #[cfg(target_os = "linux")]
+    assert!(
+        stdout.contains(" moves/s in all, peak memory ") && stdout.contains(" MiB\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -212,8 +224,131 @@ fn bad_input_is_a_clear_error() {
             (&["--time-ms", "-1"], "--time-ms must be"),
             (&["--time-ms", "0"], "--time-ms must be"),
             (&["--start-tiles", "0"], "start tiles"),
+            (
+                &["--first-game=-1"],
+                "invalid value '-1' for '--first-game <I>'",
+            ),
+            (
+                &["--first-game", "9223372036854775807"],
+                "go past the last game index",
+            ),
+            (
+                &["--resume", "/nonexistent/ai2048/run.json"],
+                "--resume: cannot read /nonexistent/ai2048/run.json",
+            ),
         ],
     );
+}
+
+#[test]
+fn first_game_splits_a_run_into_parts() {
+    let args = ["--ai", "greedy", "--seed", "3", "-q"];
+    let (whole, _) = bench_json(&[&args[..], &["--num-games", "10"]].concat());
+    let (head, _) = bench_json(&[&args[..], &["--num-games", "6"]].concat());
+    let (tail, stdout) =
+        bench_json(&[&args[..], &["--num-games", "4", "--first-game", "6"]].concat());
+    assert!(
+        stdout.contains("ai2048 bench: ai greedy, 4 games from game 6, seed 3"),
+        "{stdout}"
+    );
+    assert_eq!(tail["config"]["first_game"], 6);
+    assert_eq!(tail["runs"][0]["index"], 6);
+    assert_eq!(
+        outcomes(&whole),
+        [outcomes(&head), outcomes(&tail)].concat()
+    );
+}
+
+#[test]
+fn resume_extends_a_run_and_refuses_other_settings() {
+    let path = temp_path("resumed", "json");
+    let file = path.to_str().expect("utf-8");
+    let args = ["--ai", "greedy", "--seed", "4", "-q"];
+    let (whole, _) = bench_json(&[&args[..], &["--num-games", "9"]].concat());
+    let first = ai2048(&[&args[..], &["--num-games", "5", "--json", file]].concat());
+    assert!(first.status.success(), "{}", text(&first.stderr));
+
+    // Other settings would play other games under the same indices.
+    let out = ai2048(&[
+        "--ai",
+        "greedy",
+        "--seed",
+        "5",
+        "-q",
+        "--num-games",
+        "9",
+        "--resume",
+        file,
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("--resume: cannot go on with {file}: the saved run has other settings: seed 4 there, 5 here")),
+        "{stderr}"
+    );
+    // Fewer games than were saved would drop some.
+    let out = ai2048(&[&args[..], &["--num-games", "3", "--resume", file]].concat());
+    assert!(
+        text(&out.stderr).contains("the finished game 3 is not one of this run's games (0 to 2)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        read_json(&path)["games"],
+        5,
+        "a refused resume leaves the file as it was"
+    );
+
+    // The same settings with more games: the file ends with the whole run.
+    let out = ai2048(
+        &[
+            &args[..],
+            &["--num-games", "9", "--jobs", "3", "--resume", file],
+        ]
+        .concat(),
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains(&format!(
+            "resumed from {file}: 5 games were finished already"
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("4 games in"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("9 game records written to {file}")),
+        "{stdout}"
+    );
+    let v: Value = read_json(&path);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(v["games"], 9);
+    assert_eq!(v["interrupted"], false);
+    assert_eq!(outcomes(&v), outcomes(&whole));
+    assert_eq!(v["mean_score"], whole["mean_score"]);
+}
+
+#[test]
+fn a_corrupt_resume_file_is_a_clear_error() {
+    let path = temp_path("corrupt", "json");
+    std::fs::write(&path, "{\"games\": 3, \"runs\": [").expect("written");
+    let file = path.to_str().expect("utf-8");
+    let out = ai2048(&["--ai", "greedy", "-q", "--resume", file]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!(
+            "--resume: {file} is not the JSON of an ai2048 bench run"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("line 1"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "{\"games\": 3, \"runs\": [",
+        "the file is left as it was"
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -320,4 +455,33 @@ fn ctrl_c_reports_and_saves_the_finished_games() {
     assert!(runs
         .iter()
         .all(|r| r["timed_out"] == false && r["moves"].as_u64() > Some(0)));
+}
+
+#[cfg(unix)]
+#[test]
+fn resume_finishes_an_interrupted_run() {
+    let path = temp_path("interrupted-resumed", "json");
+    let file = path.to_str().expect("utf-8");
+    let args = [
+        "bench", "--ai", "greedy", "--seed", "8", "-q", "--jobs", "3",
+    ];
+    common::interrupt(
+        &[&args[..], &["--num-games", "1000000000", "--json", file]].concat(),
+        |elapsed| elapsed.as_millis() >= 1500,
+    );
+    let v: Value = read_json(&path);
+    let finished = v["games"].as_u64().expect("games");
+    let last = v["runs"][finished as usize - 1]["index"]
+        .as_u64()
+        .expect("index");
+    // The games that were in progress when it stopped, and two more.
+    let games = (last + 3).to_string();
+    let out = ai2048(&[&args[1..], &["--num-games", &games, "--resume", file]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let resumed: Value = read_json(&path);
+    let _ = std::fs::remove_file(&path);
+    let (whole, _) = bench_json(&[&args[1..], &["--num-games", &games]].concat());
+    assert_eq!(resumed["games"], whole["games"]);
+    assert_eq!(resumed["interrupted"], false);
+    assert_eq!(outcomes(&resumed), outcomes(&whole));
 }

@@ -24,7 +24,7 @@ const POLL: Duration = Duration::from_millis(20);
 /// is raised once the threads have stopped.
 #[pyfunction]
 #[pyo3(signature = (
-    ai = "expectimax", *, games = 100, seed = 0, jobs = None, depth = None, time_ms = None,
+    ai = "expectimax", *, games = 100, first_game = 0, seed = 0, jobs = None, depth = None, time_ms = None,
     threads = None, timeout = None, start_tiles = 2, p4 = 0.1, illegal_move_spawns = false,
     **options
 ))]
@@ -33,6 +33,7 @@ pub(crate) fn bench_json(
     py: Python<'_>,
     ai: &str,
     games: u64,
+    first_game: u64,
     seed: u64,
     jobs: Option<usize>,
     depth: Option<u32>,
@@ -66,6 +67,7 @@ pub(crate) fn bench_json(
     };
     let config = BenchConfig {
         games,
+        first_game,
         seed,
         jobs,
         timeout,

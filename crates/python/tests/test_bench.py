@@ -28,10 +28,20 @@ def test_the_document_of_the_cli():
         low, high = stats["reach_ci"][tile]
         assert low <= share <= high
     assert stats["config"] == {
-        "ai": "greedy", "depth": None, "time_ms": None, "seed": 3, "games": 6, "jobs": 2,
-        "timeout": None,
+        "ai": "greedy", "depth": None, "time_ms": None, "seed": 3, "games": 6,
+        "first_game": 0, "jobs": 2, "timeout": None,
         "rules": {"start_tiles": 2, "four_probability": 0.1, "illegal_move_spawns": False},
     }
+
+
+def test_a_run_in_parts_plays_the_games_of_the_whole():
+    whole = bench("greedy", games=5, seed=2, jobs=2)
+    head = bench("greedy", games=2, seed=2, jobs=1)
+    tail = bench("greedy", games=3, first_game=2, seed=2, jobs=2)
+    assert tail["config"]["first_game"] == 2
+    assert [r["index"] for r in tail["runs"]] == [2, 3, 4]
+    outcome = lambda s: [(r["index"], r["score"], r["moves"]) for r in s["runs"]]  # noqa: E731
+    assert outcome(head) + outcome(tail) == outcome(whole)
 
 
 def test_same_seed_same_games_whatever_the_jobs():
@@ -74,6 +84,7 @@ def test_rules_limits_and_timeouts_reach_the_games():
         ({"ai": "nope"}, 'unknown player "nope"'),
         ({"ai": "greedy", "depth_x": 1}, 'player greedy has no option "depth-x"'),
         ({"games": 0}, "games must be at least 1"),
+        ({"first_game": 2**63}, "past the last game index"),
         ({"jobs": 0}, "jobs must be at least 1"),
         ({"timeout": 0}, "timeout must be a positive number of seconds, not 0"),
         ({"timeout": float("nan")}, "timeout must be a positive number"),

@@ -5,17 +5,21 @@
 //! once.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use ai2048_bench::{format_summary, run_bench, to_json, BenchConfig, Summary};
+use ai2048_bench::{
+    format_summary, resume_bench, to_json, BenchConfig, GameRecord, SavedRun, Summary,
+};
 use ai2048_engine::Rules;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::BenchArgs;
 use crate::files::write_atomic;
+use crate::memory::peak_resident;
 use crate::progress::games_bar;
 
 /// The exit code of a run stopped by Ctrl-C, after its partial results were reported:
@@ -38,10 +42,19 @@ static PRESSES: AtomicUsize = AtomicUsize::new(0);
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
 pub fn run(args: &BenchArgs) -> Result<()> {
     let config = config(args)?;
+    let done = match &args.resume {
+        Some(path) => saved_games(path, &config)?,
+        None => Vec::new(),
+    };
+    let resumed = done.len();
+    let resumed_moves: u64 = done.iter().map(|r| r.moves).sum();
+    let to_play = config.games - resumed as u64;
     let stop = catch_ctrl_c();
-    let progress = Progress::new(config.games, !args.quiet && std::io::stderr().is_terminal());
+    let progress = Progress::new(to_play, !args.quiet && std::io::stderr().is_terminal());
     let started = Instant::now();
-    let records = run_bench(&config, stop, |record| progress.game_done(record.score));
+    let records = resume_bench(&config, done, stop, |record| {
+        progress.game_done(record.score);
+    });
     progress.finish();
     let records = records?;
     let wall = started.elapsed();
@@ -49,6 +62,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", describe(&config))?;
+    if let Some(path) = &args.resume {
+        writeln!(
+            out,
+            "resumed from {}: {resumed} games were finished already",
+            path.display()
+        )?;
+    }
     if interrupted {
         writeln!(
             out,
@@ -59,20 +79,29 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     match Summary::from_records(&records) {
         Some(summary) => {
-            writeln!(
+            let played = records.len() - resumed;
+            let secs = wall.as_secs_f64().max(1e-9);
+            write!(
                 out,
-                "{} games in {:.2} s on {} threads: {:.1} games/s, {:.0} moves/s in all\n",
-                records.len(),
+                "{played} games in {:.2} s on {} threads: {:.1} games/s, {:.0} moves/s in all",
                 wall.as_secs_f64(),
-                usize::try_from(config.games).map_or(config.jobs, |g| config.jobs.min(g)),
-                records.len() as f64 / wall.as_secs_f64().max(1e-9),
-                summary.total_moves as f64 / wall.as_secs_f64().max(1e-9),
+                config.threads_for(to_play),
+                played as f64 / secs,
+                (summary.total_moves - resumed_moves) as f64 / secs,
             )?;
+            if let Some(peak) = peak_resident() {
+                write!(
+                    out,
+                    ", peak memory {:.0} MiB",
+                    peak as f64 / f64::from(1 << 20)
+                )?;
+            }
+            writeln!(out, "\n")?;
             write!(out, "{}", format_summary(&summary))?;
         }
         None => writeln!(out, "no game finished: nothing to report")?,
     }
-    if let Some(path) = &args.json {
+    if let Some(path) = args.json.as_ref().or(args.resume.as_ref()) {
         let json = to_json(&config, &records).context("cannot encode the results as JSON")?;
         write_atomic(path, json.as_bytes())?;
         writeln!(
@@ -89,6 +118,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The finished games of the run saved in `path`, checked to be games of `config`.
+fn saved_games(path: &Path, config: &BenchConfig) -> Result<Vec<GameRecord>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--resume: cannot read {}", path.display()))?;
+    let saved = SavedRun::from_json(&text).with_context(|| {
+        format!(
+            "--resume: {} is not the JSON of an ai2048 bench run",
+            path.display()
+        )
+    })?;
+    saved
+        .records_for(config)
+        .with_context(|| format!("--resume: cannot go on with {}", path.display()))
+}
+
 /// The validated configuration of the run.
 fn config(args: &BenchArgs) -> Result<BenchConfig> {
     let player = args.ai.spec()?;
@@ -99,6 +143,7 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
     }
     let config = BenchConfig {
         games: args.num_games,
+        first_game: args.first_game,
         seed: args.seed,
         jobs: args.jobs.jobs()?,
         timeout: args.timeout.timeout()?,
@@ -132,10 +177,11 @@ pub(crate) fn catch_ctrl_c() -> &'static AtomicBool {
 
 /// One line on what was benchmarked.
 fn describe(c: &BenchConfig) -> String {
-    let mut line = format!(
-        "ai2048 bench: ai {}, {} games, seed {}, {} jobs",
-        c.player, c.games, c.seed, c.jobs
-    );
+    let mut line = format!("ai2048 bench: ai {}, {} games", c.player, c.games);
+    if c.first_game > 0 {
+        line += &format!(" from game {}", c.first_game);
+    }
+    line += &format!(", seed {}, {} jobs", c.seed, c.jobs);
     if let Some(depth) = c.limits.depth {
         line += &format!(", depth {depth}");
     }

@@ -61,7 +61,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         out,
         "{games} games in {:.2} s on {} threads\n",
         wall.as_secs_f64(),
-        usize::try_from(config.bench.games).map_or(config.bench.jobs, |g| config.bench.jobs.min(g))
+        config.bench.threads_for(config.bench.games)
     )?;
     write!(out, "{}", sweep.table())?;
     if let Some((path, format)) = plot {
@@ -109,6 +109,7 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
     let config = SweepConfig {
         bench: BenchConfig {
             games: args.num_games,
+            first_game: 0,
             seed: args.seed,
             jobs: args.jobs.jobs()?,
             timeout: args.timeout.timeout()?,

@@ -231,6 +231,7 @@ def bench_json(
     ai: str = "expectimax",
     *,
     games: int = 100,
+    first_game: int = 0,
     seed: int = 0,
     jobs: int | None = None,
     depth: int | None = None,

@@ -14,6 +14,7 @@ def bench(
     ai: str = "expectimax",
     *,
     games: int = 100,
+    first_game: int = 0,
     seed: int = 0,
     jobs: int | None = None,
     depth: int | None = None,
@@ -33,8 +34,9 @@ def bench(
     ``threads`` searches each move on that many threads; ``jobs`` plays that many games
     at once (all cores when None); ``timeout`` stops a game after that many seconds (it
     counts with what it reached); ``start_tiles``, ``p4`` and ``illegal_move_spawns``
-    are the rules. Game ``i`` is played from seed ``derive_seed(seed, i)``, so the
-    outcome does not depend on ``jobs``.
+    are the rules. The games are ``first_game`` to ``first_game + games - 1``, and game
+    ``i`` is played from seed ``derive_seed(seed, i)``, so the outcome does not depend
+    on ``jobs``, and a run split into parts plays the same games as the whole.
 
     Returns the document ``ai2048 bench --json`` writes, parsed: ``games``,
     ``mean_score``, ``median_score``, ``max_score``, ``min_score``, ``max_tile``,
@@ -53,6 +55,7 @@ def bench(
     text = bench_json(
         ai,
         games=games,
+        first_game=first_game,
         seed=seed,
         jobs=jobs,
         depth=depth,

@@ -1,0 +1,287 @@
+//! A run read back from its JSON document, to resume it.
+
+use serde::Deserialize;
+
+use crate::json::ConfigJson;
+use crate::run::check_done;
+use crate::{BenchConfig, BenchError, GameRecord};
+
+/// A run read back from the JSON document [`to_json`](crate::to_json) wrote (what
+/// `ai2048 bench --json` saves, also when Ctrl-C stops the run): its settings and the
+/// records of its finished games.
+///
+/// [`SavedRun::records_for`] hands the records to
+/// [`resume_bench`](crate::resume_bench) once it has checked that a configuration plays
+/// the same games, so an interrupted run can be finished, or a finished one extended
+/// with more games, without playing any game twice.
+///
+/// ```
+/// use ai2048_bench::{resume_bench, run_bench, to_json, BenchConfig, SavedRun};
+/// use std::sync::atomic::AtomicBool;
+/// let stop = AtomicBool::new(false);
+/// let config = BenchConfig { games: 3, ..BenchConfig::new("greedy".parse()?) };
+/// let text = to_json(&config, &run_bench(&config, &stop, |_| {})?)?;
+///
+/// let saved = SavedRun::from_json(&text)?;
+/// assert_eq!(saved.games(), 3);
+/// // Three more games of the same run: only games 3, 4 and 5 are played.
+/// let more = BenchConfig { games: 6, ..config.clone() };
+/// let records = resume_bench(&more, saved.records_for(&more)?, &stop, |r| assert!(r.index >= 3))?;
+/// assert_eq!(records.len(), 6);
+///
+/// // Other settings play other games: refused, with what differs.
+/// let other = BenchConfig { seed: 1, ..config };
+/// let err = SavedRun::from_json(&text)?.records_for(&other).unwrap_err();
+/// assert!(err.to_string().contains("seed"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SavedRun {
+    config: ConfigJson,
+    records: Vec<GameRecord>,
+}
+
+/// The parts of the document a resumed run needs; the statistics are computed anew.
+#[derive(Deserialize)]
+struct Document {
+    config: ConfigJson,
+    runs: Vec<GameRecord>,
+}
+
+/// The settings that do not change which games a run plays, nor how: a resumed run may
+/// ask for more games, or play them on more threads.
+const FREE_SETTINGS: [&str; 2] = ["games", "jobs"];
+
+impl SavedRun {
+    /// Reads a run's JSON document.
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error, with its line and column, when `text` is not such a
+    /// document.
+    pub fn from_json(text: &str) -> serde_json::Result<SavedRun> {
+        let doc: Document = serde_json::from_str(text)?;
+        Ok(SavedRun {
+            config: doc.config,
+            records: doc.runs,
+        })
+    }
+
+    /// How many finished games the document holds.
+    #[must_use]
+    pub fn games(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The records of the finished games, for [`resume_bench`](crate::resume_bench)
+    /// with `config`.
+    ///
+    /// # Errors
+    ///
+    /// [`BenchError::Config`] naming every setting that differs between the saved run
+    /// and `config` (the player, the limits, the seed, the first game, the timeout or
+    /// the rules), since with any of them the same game indices are other games; or
+    /// saying which record is not a game of `config`'s run (as
+    /// [`resume_bench`](crate::resume_bench) checks).
+    pub fn records_for(mut self, config: &BenchConfig) -> Result<Vec<GameRecord>, BenchError> {
+        let saved = as_object(&self.config);
+        let now = as_object(&ConfigJson::new(config));
+        let differences: Vec<String> = saved
+            .iter()
+            .filter(|(key, _)| !FREE_SETTINGS.contains(&key.as_str()))
+            .filter_map(|(key, was)| {
+                let is = now.get(key).unwrap_or(&serde_json::Value::Null);
+                (was != is).then(|| format!("{key} {was} there, {is} here"))
+            })
+            .collect();
+        if !differences.is_empty() {
+            return Err(BenchError::Config(format!(
+                "the saved run has other settings: {}",
+                differences.join("; ")
+            )));
+        }
+        check_done(config, &mut self.records)?;
+        Ok(self.records)
+    }
+}
+
+/// A configuration as a JSON object, to compare its fields by name.
+fn as_object(config: &ConfigJson) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(config) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => unreachable!("a ConfigJson is a JSON object"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::{run_bench, to_json};
+
+    fn config() -> BenchConfig {
+        BenchConfig {
+            games: 4,
+            seed: 9,
+            ..BenchConfig::new("greedy".parse().expect("spec"))
+        }
+    }
+
+    /// Whether the records are of the same games with the same outcomes (the timings
+    /// may differ in their last bit after a trip through JSON).
+    fn same(a: &[GameRecord], b: &[GameRecord]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_outcome(y))
+    }
+
+    fn saved(config: &BenchConfig) -> SavedRun {
+        let records = run_bench(config, &AtomicBool::new(false), |_| {}).expect("runs");
+        let text = to_json(config, &records).expect("json");
+        SavedRun::from_json(&text).expect("reads back")
+    }
+
+    #[test]
+    fn the_records_come_back_for_the_same_settings() {
+        let c = config();
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        let back = saved(&c).records_for(&c).expect("same settings");
+        assert!(same(&back, &records));
+        // More games, more jobs: the same games still.
+        let more = BenchConfig {
+            games: 10,
+            jobs: 3,
+            ..c
+        };
+        assert!(same(
+            &saved(&config()).records_for(&more).expect("ok"),
+            &records
+        ));
+    }
+
+    #[test]
+    fn every_setting_that_changes_the_games_is_named() {
+        let c = config();
+        let others = [
+            (
+                BenchConfig {
+                    seed: 1,
+                    ..c.clone()
+                },
+                "seed 9 there, 1 here",
+            ),
+            (
+                BenchConfig {
+                    player: "random".parse().expect("spec"),
+                    ..c.clone()
+                },
+                "ai \"greedy\" there, \"random\" here",
+            ),
+            (
+                BenchConfig {
+                    first_game: 2,
+                    ..c.clone()
+                },
+                "first_game 0 there, 2 here",
+            ),
+            (
+                BenchConfig {
+                    timeout: Some(Duration::from_secs(3)),
+                    ..c.clone()
+                },
+                "timeout null there, 3.0 here",
+            ),
+            (
+                BenchConfig {
+                    limits: ai2048_ai::SearchLimits::with_depth(2),
+                    ..c.clone()
+                },
+                "depth null there, 2 here",
+            ),
+            (
+                BenchConfig {
+                    rules: ai2048_engine::Rules {
+                        four_probability: 0.3,
+                        ..c.rules
+                    },
+                    ..c.clone()
+                },
+                "rules",
+            ),
+        ];
+        for (other, message) in others {
+            let err = saved(&c).records_for(&other).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("the saved run has other settings: "),
+                "{err}"
+            );
+            assert!(err.to_string().contains(message), "{err}");
+        }
+    }
+
+    #[test]
+    fn fractional_times_read_back_exactly() {
+        // serde_json's `float_roundtrip` reads back every time as the same f64, so a
+        // resumed run with `--time-ms 0.6` is not refused as another setting.
+        for ms in [0.6, 3.7, 0.45, 1.0 / 3.0, 0.1 + 0.2] {
+            let c = BenchConfig {
+                games: 0,
+                limits: ai2048_ai::SearchLimits::with_time(Duration::from_secs_f64(ms / 1e3)),
+                timeout: Some(Duration::from_secs_f64(ms)),
+                ..config()
+            };
+            let text = to_json(&c, &[]).expect("json");
+            let back = SavedRun::from_json(&text).expect("reads");
+            assert!(back.records_for(&c).is_ok(), "{ms}");
+        }
+    }
+
+    #[test]
+    fn fewer_games_than_were_saved_is_an_error() {
+        let err = saved(&config())
+            .records_for(&BenchConfig {
+                games: 2,
+                ..config()
+            })
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the finished game 2 is not one of this run's games (0 to 1)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn files_from_before_first_game_read_as_game_zero() {
+        let c = config();
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        let text = to_json(&c, &records).expect("json");
+        let old = text.replace("\"first_game\": 0,", "");
+        assert_ne!(old, text);
+        let back = SavedRun::from_json(&old).expect("reads");
+        assert_eq!(back.games(), 4);
+        assert!(same(&back.records_for(&c).expect("same run"), &records));
+    }
+
+    #[test]
+    fn bad_documents_are_errors_with_a_place() {
+        for text in [
+            "",
+            "{",
+            "[]",
+            "{\"config\": 1, \"runs\": []}",
+            "{\"runs\": []}",
+        ] {
+            let err = SavedRun::from_json(text).unwrap_err();
+            assert!(err.to_string().contains("line 1"), "{text}: {err}");
+        }
+        let c = config();
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        let text = to_json(&c, &records).expect("json");
+        // A record cut short.
+        let cut = text.replacen("\"score\"", "\"scor\"", 1);
+        let err = SavedRun::from_json(&cut).unwrap_err();
+        assert!(err.to_string().contains("score"), "{err}");
+    }
+}

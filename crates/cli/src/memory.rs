@@ -1,0 +1,43 @@
+//! How much memory the process has used: what `bench` reports beside its speed.
+
+/// The most memory the process has held resident so far (its high-water mark), in
+/// bytes, where the system says (Linux, from `/proc/self/status`); `None` elsewhere.
+pub fn peak_resident() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_high_water(&status)
+}
+
+/// The `VmHWM` line of a `/proc/PID/status` text, in bytes.
+fn parse_high_water(status: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_high_water_mark() {
+        let status = "Name:\tai2048\nVmPeak:\t  300000 kB\nVmHWM:\t  104448 kB\nVmRSS:\t 1 kB\n";
+        assert_eq!(parse_high_water(status), Some(104_448 * 1024));
+        for bad in [
+            "",
+            "VmHWM:\n",
+            "VmHWM: 12 MB\n",
+            "VmHWM: x kB\n",
+            "VmRSS: 5 kB\n",
+        ] {
+            assert_eq!(parse_high_water(bad), None, "{bad:?}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_process_has_a_peak() {
+        let peak = peak_resident().expect("Linux reports VmHWM");
+        // A test binary holds at least a megabyte and, here, far less than a terabyte.
+        assert!((1 << 20..1 << 40).contains(&peak), "{peak}");
+    }
+}
