@@ -4,6 +4,8 @@
 //! [`SearchResult`]: the move it picks, its value, and what the search cost. Players are
 //! created by name with [`create_player`] from a [`PlayerSpec`], so every front end
 //! (`ai2048 watch`, `bench`, `engine`) offers the same players with the same options.
+//! Their evaluations are in [`eval`], and the learned ones, n-tuple networks, with
+//! their training, in [`ntuple`].
 //!
 //! ```
 //! use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
@@ -20,6 +22,7 @@
 
 pub mod eval;
 mod limits;
+pub mod ntuple;
 mod options;
 mod registry;
 pub mod search;

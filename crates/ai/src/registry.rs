@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::eval::{EvalConfig, EvalError, Evaluator};
+use crate::ntuple::NTupleNetwork;
 use crate::options::{expectimax_config, mcts_config, minimax_config, parse_option};
 use crate::search::{Expectimax, GreedyPlayer, Mcts, Minimax, RandomPlayer};
 use crate::Player;
@@ -146,6 +147,10 @@ macro_rules! with_eval_options {
             (
                 "w.NAME",
                 "sets one weight of the evaluation, e.g. w.empty=300 (after the file)",
+            ),
+            (
+                "network",
+                "an n-tuple network file (ai2048 train) as the evaluation, instead of eval and weights",
             ),
         ]
     };
@@ -373,7 +378,25 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
 
 /// The evaluation of a player that evaluates boards, from its options `eval`,
 /// `weights`, `symmetric` and `w.NAME` (see [`eval_config`]; list them with
-/// `with_eval_options!`), `default_eval` when they name none.
+/// `with_eval_options!`), `default_eval` when they name none; or the n-tuple network
+/// its option `network` names, which excludes the others.
 fn evaluator(spec: &PlayerSpec, default_eval: &str) -> Result<Arc<dyn Evaluator>, PlayerError> {
-    Ok(eval_config(spec, default_eval)?.build())
+    let Some(path) = spec.option("network") else {
+        return Ok(eval_config(spec, default_eval)?.build());
+    };
+    let eval_option =
+        |k: &str| ["eval", "weights", "symmetric"].contains(&k) || k.starts_with("w.");
+    if let Some((key, _)) = spec.options.iter().find(|(k, _)| eval_option(k)) {
+        return Err(PlayerError(format!(
+            "player {} option {key}: the network is the evaluation; give network or {key}, not both",
+            spec.name
+        )));
+    }
+    let net = NTupleNetwork::shared(Path::new(path)).map_err(|e| {
+        PlayerError(format!(
+            "player {} option network: cannot load {path}: {e}",
+            spec.name
+        ))
+    })?;
+    Ok(net)
 }

@@ -33,6 +33,8 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Tune the weights of an evaluation with CMA-ES, scoring them by seeded games.
     Tune(TuneArgs),
+    /// Train an n-tuple network by TD learning over games it plays itself.
+    Train(TrainArgs),
     /// Answer JSON requests, one per line, on stdin (for other programs and graders).
     Engine(EngineArgs),
     /// Serve the game in the browser, with the AI beside it, and the engine over HTTP.
@@ -417,6 +419,53 @@ pub struct TuneArgs {
     /// The weights file to write the best weights to, after every generation.
     #[arg(long, default_value = "weights.json", value_name = "FILE")]
     pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// `ai2048 train`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "The network plays each game itself, one ply deep, and after every move \
+moves the value of the board its previous move left toward that move's score plus the value \
+of the new board (TD(0) on afterstates, as Szubert and Jaśkowski's 2048 networks learn). \
+Game g of the network's life plays from seed derive(--seed, g), so training in parts with \
+--resume plays the same games as training at once. Every --report games a line gives the \
+mean score of those games and the share reaching each tile. The network is written to --out \
+at most every --save-every seconds, at a report line, and at the end. Ctrl-C stops cleanly: \
+the game in progress still finishes, the network is written, and the exit code is 130 (a \
+second Ctrl-C quits at once, and loses what was not written). Use the file with \
+--ai greedy:network=FILE (the policy it learned) or --ai expectimax:network=FILE."
+)]
+pub struct TrainArgs {
+    /// The network file to write (and, with --resume, to go on from).
+    #[arg(long, default_value = "network.bin", value_name = "FILE")]
+    pub out: PathBuf,
+    /// Go on training the network in --out instead of starting a new one.
+    #[arg(long)]
+    pub resume: bool,
+    /// The tuples of a new network: 4x6 (256 MiB), small (1.25 MiB), or cells such as
+    /// 0,1,2,3;4,5,6,7 (default 4x6).
+    #[arg(long, value_name = "SET")]
+    pub tuples: Option<String>,
+    /// Games to train now.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub games: u64,
+    /// The learning rate: the share of each error a step corrects.
+    #[arg(long, default_value_t = 0.1, value_name = "A")]
+    pub alpha: f32,
+    /// The seed of the training.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Games per report line.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub report: u64,
+    /// The most seconds between two writes of the network.
+    #[arg(long, default_value_t = 300, value_name = "SECS")]
+    pub save_every: u64,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -21,6 +21,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Bench(a)) => commands::bench::run(&a),
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Tune(a)) => commands::tune::run(&a),
+        Some(Command::Train(a)) => commands::train::run(&a),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
         Some(Command::Serve(a)) => commands::serve::run(&a),

@@ -3,26 +3,15 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use ai2048_ai::eval::EvalConfig;
-use common::text;
+use common::{ai2048, path, text};
 
 /// A weights file's path in the temporary directory that no other test (or test run)
 /// uses.
 fn temp_path(name: &str) -> PathBuf {
     common::temp_path(name, "json")
-}
-
-fn ai2048(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ai2048"))
-        .args(args)
-        .output()
-        .expect("ai2048 runs")
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8")
 }
 
 /// The command line of a short tuning of the weighted eval with the greedy player, of

@@ -36,6 +36,7 @@ fn refusal(key: &str) -> String {
             "it reads a file on the server, which the web API never does \
              (set single weights with w.NAME=VALUE instead)"
         }
+        "network" => "it reads a file on the server, which the web API never does",
         "threads" => "every search runs on one thread of the server's fixed pool",
         "time-bank" => "every search gets at most the server's time limit",
         _ => "the server does not offer it",
@@ -56,7 +57,11 @@ fn refusal(key: &str) -> String {
 /// Says which option is refused, and why.
 pub fn web_spec(spec: Option<PlayerSpec>, config: &ServerConfig) -> Result<PlayerSpec, String> {
     let mut spec = spec.unwrap_or_else(|| PlayerSpec::new(DEFAULT_PLAYER));
-    if let Some((key, _)) = spec.options.iter().find(|(k, _)| k == "weights") {
+    if let Some((key, _)) = spec
+        .options
+        .iter()
+        .find(|(k, _)| k == "weights" || k == "network")
+    {
         return Err(refusal(key));
     }
     let Some(info) = PLAYERS.iter().find(|p| p.name == spec.name) else {
@@ -132,6 +137,8 @@ mod tests {
         );
         // Even for a player that would reject it: no file is ever named to the registry.
         assert!(web_spec(spec("random:weights=x"), &config).is_err());
+        let err = web_spec(spec("expectimax:network=/etc/passwd"), &config).unwrap_err();
+        assert!(err.contains("network is not available over the web: it reads a file"));
         assert!(web_spec(spec("expectimax:threads=4"), &config)
             .unwrap_err()
             .contains("one thread"));

@@ -101,7 +101,7 @@ pub const DIAGONAL: [f64; 16] = matrix_from!(|r, c| powi(0.5, r + c));
 type Symmetry = fn(usize, usize) -> (usize, usize);
 
 /// The eight symmetries of the square.
-const SYMMETRIES: [Symmetry; 8] = [
+pub(crate) const SYMMETRIES: [Symmetry; 8] = [
     |r, c| (r, c),
     |r, c| (r, 3 - c),
     |r, c| (3 - r, c),

@@ -8,5 +8,6 @@ pub mod replay;
 pub mod serve;
 pub mod signature;
 pub mod sweep;
+pub mod train;
 pub mod tune;
 pub mod watch;

@@ -232,7 +232,7 @@ fn start_weights(args: &TuneArgs, player: &PlayerSpec) -> Result<EvalConfig> {
 
 /// Fails early, before any game, when `--out` cannot be written: its folder is
 /// missing, or it is a folder.
-fn check_out(path: &Path) -> Result<()> {
+pub(crate) fn check_out(path: &Path) -> Result<()> {
     if path.is_dir() {
         bail!("--out {} is a folder, not a file", path.display());
     }

@@ -9,6 +9,19 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Runs `ai2048 ARGS` to the end and returns what it printed.
+pub fn ai2048(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(args)
+        .output()
+        .expect("ai2048 runs")
+}
+
+/// A path as the text of an argument.
+pub fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
 /// A path ending in `.ext` in the temporary directory that no other test (or test run)
 /// uses.
 pub fn temp_path(name: &str, ext: &str) -> PathBuf {

@@ -1,0 +1,40 @@
+//! N-tuple networks: evaluations learned from self-play, as in the research literature
+//! (Szubert and Jaśkowski 2014; Yeh et al. 2016; Guei et al. 2022).
+//!
+//! A [`NTupleNetwork`] values a board by looking up a few groups of cells, its
+//! [`Tuple`]s, in tables of weights, at each of the eight symmetries of the board.
+//! [`train_game`] improves the weights by temporal-difference learning over games the
+//! network plays itself ([`TdConfig`]); the network file ([`NTupleNetwork::write_to`],
+//! [`NTupleNetwork::load`]) keeps the weights and how many games trained them, so
+//! training can stop and go on. As an [`Evaluator`](crate::eval::Evaluator) a network
+//! serves every player that evaluates boards: the players' option `network=FILE`
+//! loads one (`greedy:network=FILE` is the policy it was trained as).
+//!
+//! ```
+//! use ai2048_ai::ntuple::{best_afterstate, parse_tuples, train_game, NTupleNetwork, TdConfig};
+//! use ai2048_engine::PlayableBoard;
+//!
+//! let mut net = NTupleNetwork::new(parse_tuples("small")?);
+//! let config = TdConfig { seed: 7, ..TdConfig::default() };
+//! let scores: Vec<u64> = (0..20).map(|_| train_game(&mut net, &config).score).collect();
+//! assert_eq!(net.games(), 20);
+//! // Saved and read back, it picks the same moves.
+//! let back = NTupleNetwork::read_from(&net.to_bytes()[..])?;
+//! let board = PlayableBoard::new("2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2".parse()?);
+//! assert_eq!(
+//!     best_afterstate(&back, board).map(|a| a.dir),
+//!     best_afterstate(&net, board).map(|a| a.dir)
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod file;
+mod network;
+mod shared;
+mod td;
+mod tuple;
+
+pub use file::{NetworkError, MAX_WEIGHTS};
+pub use network::{implied_score, NTupleNetwork};
+pub use td::{best_afterstate, train_game, Afterstate, TdConfig, TrainedGame};
+pub use tuple::{parse_tuples, Tuple, TupleError, MAX_TUPLE_LEN, TUPLE_SETS, TUPLE_VALUES};

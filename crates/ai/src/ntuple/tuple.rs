@@ -1,0 +1,260 @@
+//! The n-tuples: which cells a lookup table reads, and their eight symmetric images.
+
+use core::fmt;
+use core::str::FromStr;
+
+use ai2048_engine::Board;
+
+use crate::eval::SYMMETRIES;
+
+/// The most cells a tuple may have: a table of 16^6 weights is 64 MiB already.
+pub const MAX_TUPLE_LEN: usize = 6;
+
+/// The tile exponents a tuple tells apart: 0 (empty) to 15 (32768). Tiles of 65536 and
+/// 131072 read as 32768, which they follow in every game that makes them.
+pub const TUPLE_VALUES: usize = 16;
+
+/// The cells of one n-tuple, in reading order numbers (cell `4 * row + col`).
+///
+/// A network keeps one table of `16^len` weights per tuple and reads it at the tuple's
+/// eight symmetric images, so a tuple learns what it sees in every corner and both
+/// orientations.
+///
+/// ```
+/// use ai2048_ai::ntuple::Tuple;
+/// let row: Tuple = "0,1,2,3".parse()?;
+/// assert_eq!(row.cells(), &[0, 1, 2, 3]);
+/// assert_eq!(row.table_len(), 65536);
+/// assert!("0,1,1".parse::<Tuple>().is_err());
+/// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tuple {
+    cells: Vec<u8>,
+}
+
+/// A tuple that cannot be built: no cells, too many, a cell off the board or twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TupleError(pub String);
+
+impl fmt::Display for TupleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TupleError {}
+
+impl Tuple {
+    /// A tuple of these cells.
+    ///
+    /// # Errors
+    ///
+    /// When there are no cells or more than [`MAX_TUPLE_LEN`], a cell is 16 or more,
+    /// or a cell comes twice.
+    pub fn new(cells: &[u8]) -> Result<Tuple, TupleError> {
+        if cells.is_empty() || cells.len() > MAX_TUPLE_LEN {
+            return Err(TupleError(format!(
+                "a tuple has 1 to {MAX_TUPLE_LEN} cells, not {}",
+                cells.len()
+            )));
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            if c >= 16 {
+                return Err(TupleError(format!("cell {c} is off the board (0 to 15)")));
+            }
+            if cells[..i].contains(&c) {
+                return Err(TupleError(format!("cell {c} comes twice")));
+            }
+        }
+        Ok(Tuple {
+            cells: cells.to_vec(),
+        })
+    }
+
+    /// The cells.
+    #[must_use]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The number of weights its table holds: 16 to the number of cells.
+    #[must_use]
+    pub fn table_len(&self) -> usize {
+        TUPLE_VALUES.pow(self.cells.len() as u32)
+    }
+
+    /// The eight symmetric images of the tuple, as the bit shifts that read each cell
+    /// from [`Board::low_bits`]: `images()[s][k]` reads cell `k` of image `s`.
+    pub(crate) fn images(&self) -> [Vec<u8>; 8] {
+        SYMMETRIES.map(|s| {
+            self.cells
+                .iter()
+                .map(|&c| {
+                    let (r, col) = s(usize::from(c / 4), usize::from(c % 4));
+                    (60 - 4 * (4 * r + col)) as u8
+                })
+                .collect()
+        })
+    }
+}
+
+impl FromStr for Tuple {
+    type Err = TupleError;
+
+    /// Cells separated by commas: `0,1,2,3,4,5`.
+    fn from_str(s: &str) -> Result<Tuple, TupleError> {
+        let cells = s
+            .split(',')
+            .map(|c| {
+                c.trim().parse::<u8>().map_err(|_| {
+                    TupleError(format!("{:?} is not a cell number (0 to 15)", c.trim()))
+                })
+            })
+            .collect::<Result<Vec<u8>, TupleError>>()?;
+        Tuple::new(&cells)
+    }
+}
+
+impl fmt::Display for Tuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.cells.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Named sets of tuples, the first the default.
+///
+/// - `4x6`: the four 6-tuples of Szubert and Jaśkowski's and Yeh et al.'s networks (two
+///   rectangles and two "axes"), 4 × 16^6 weights: 256 MiB.
+/// - `small`: two straight 4-tuples and three 2×2 squares, 5 × 16^4 weights: 1.25 MiB,
+///   quick to learn and to test with.
+pub const TUPLE_SETS: &[(&str, &[&[u8]])] = &[
+    (
+        "4x6",
+        &[
+            &[0, 1, 2, 3, 4, 5],
+            &[4, 5, 6, 7, 8, 9],
+            &[0, 1, 2, 4, 5, 6],
+            &[4, 5, 6, 8, 9, 10],
+        ],
+    ),
+    (
+        "small",
+        &[
+            &[0, 1, 2, 3],
+            &[4, 5, 6, 7],
+            &[0, 1, 4, 5],
+            &[1, 2, 5, 6],
+            &[5, 6, 9, 10],
+        ],
+    ),
+];
+
+/// The tuples of a named set of [`TUPLE_SETS`], or of a list written
+/// `0,1,2,3;4,5,6,7` (tuples separated by semicolons).
+///
+/// # Errors
+///
+/// When the text is neither a set's name nor a valid list of tuples.
+///
+/// ```
+/// use ai2048_ai::ntuple::parse_tuples;
+/// assert_eq!(parse_tuples("4x6")?.len(), 4);
+/// assert_eq!(parse_tuples("0,1,2,3;4,5,6,7")?[1].cells(), &[4, 5, 6, 7]);
+/// assert!(parse_tuples("big").is_err());
+/// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+/// ```
+pub fn parse_tuples(text: &str) -> Result<Vec<Tuple>, TupleError> {
+    if let Some((_, set)) = TUPLE_SETS.iter().find(|(name, _)| *name == text.trim()) {
+        return set.iter().map(|cells| Tuple::new(cells)).collect();
+    }
+    if !text.contains(|c: char| c.is_ascii_digit()) {
+        let names: Vec<_> = TUPLE_SETS.iter().map(|(name, _)| *name).collect();
+        return Err(TupleError(format!(
+            "unknown tuple set {:?}: expected {}, or cells such as 0,1,2,3;4,5,6,7",
+            text.trim(),
+            names.join(", ")
+        )));
+    }
+    text.split(';')
+        .enumerate()
+        .map(|(i, t)| {
+            t.parse::<Tuple>()
+                .map_err(|e| TupleError(format!("tuple {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// The board's low bits with every tile of 65536 or more read as 32768, so that a
+/// tuple sees sixteen values per cell.
+#[inline]
+pub(crate) fn capped_low_bits(board: Board) -> u64 {
+    let mut low = board.low_bits();
+    let mut high = board.high_bits();
+    while high != 0 {
+        let cell = high.leading_zeros();
+        low |= 0xF << (60 - 4 * cell);
+        high &= !(0x8000 >> cell);
+    }
+    low
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_tuples_are_refused_with_the_reason() {
+        for (text, message) in [
+            ("", "not a cell number"),
+            ("0,1,2,3,4,5,6", "1 to 6 cells, not 7"),
+            ("0,16", "cell 16 is off the board"),
+            ("3,2,3", "cell 3 comes twice"),
+            ("0,x", "\"x\" is not a cell number"),
+        ] {
+            let err = text.parse::<Tuple>().unwrap_err();
+            assert!(err.0.contains(message), "{text}: {err}");
+        }
+        let err = parse_tuples("0,1;2,2").unwrap_err();
+        assert!(err.0.starts_with("tuple 2: cell 2 comes twice"), "{err}");
+        assert!(parse_tuples("huge").unwrap_err().0.contains("4x6, small"));
+    }
+
+    #[test]
+    fn the_sets_are_valid_and_print_back() {
+        for (name, _) in TUPLE_SETS {
+            let tuples = parse_tuples(name).expect("a valid set");
+            let text: Vec<String> = tuples.iter().map(ToString::to_string).collect();
+            assert_eq!(parse_tuples(&text.join(";")).expect("reparses"), tuples);
+        }
+    }
+
+    #[test]
+    fn images_are_the_eight_symmetries() {
+        let corner = Tuple::new(&[0]).expect("valid");
+        let mut cells: Vec<u8> = corner
+            .images()
+            .iter()
+            .map(|shifts| (60 - shifts[0]) / 4)
+            .collect();
+        cells.sort_unstable();
+        // The top-left corner goes to each corner twice (once by a reflection).
+        assert_eq!(cells, [0, 0, 3, 3, 12, 12, 15, 15]);
+    }
+
+    #[test]
+    fn high_tiles_read_as_32768() {
+        let board: Board = "65536 131072 32768 2/0 0 0 0/0 0 0 0/0 0 0 0"
+            .parse()
+            .expect("a board");
+        assert_eq!(capped_low_bits(board) >> 48, 0xFFF1);
+        let small = Board::from_u64(0x1200_0000_0000_00F1);
+        assert_eq!(capped_low_bits(small), small.low_bits());
+    }
+}

@@ -1,0 +1,176 @@
+//! `ai2048 train`, run as a user runs it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use ai2048_ai::ntuple::NTupleNetwork;
+use common::{ai2048, assert_clear_errors, path, text};
+
+fn temp_path(name: &str) -> PathBuf {
+    common::temp_path(name, "bin")
+}
+
+/// Trains the small network for `games` games into `out`; returns stdout.
+fn train(out: &Path, games: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "train", "--tuples", "small", "--games", games, "--report", "20", "--seed", "4", "-q",
+        "--out",
+    ];
+    args.push(path(out));
+    args.extend_from_slice(extra);
+    let run = ai2048(&args);
+    let stdout = text(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{args:?}: {}\n{stdout}",
+        text(&run.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn training_reports_a_learning_curve_and_resumes_exactly() {
+    let out = temp_path("curve");
+    let stdout = train(&out, "40", &[]);
+    assert!(
+        stdout.starts_with("ai2048 train: 5 tuples (0,1,2,3;4,5,6,7;"),
+        "{stdout}"
+    );
+    let header = stdout
+        .lines()
+        .find(|l| l.contains("mean"))
+        .expect("a header");
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["games", "mean", "max", "2048", "4096", "8192", "16384", "32768"]
+    );
+    let counts: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.ends_with('%'))
+        .map(|l| l.split_whitespace().next().unwrap_or_default())
+        .collect();
+    assert_eq!(counts, ["20", "40"], "{stdout}");
+    assert!(
+        stdout.contains("the network has 40 games; written to"),
+        "{stdout}"
+    );
+    assert_eq!(NTupleNetwork::load(&out).expect("a network").games(), 40);
+
+    // Ten more games from the file make the network that fifty games at once make.
+    let stdout = train(&out, "10", &["--resume"]);
+    assert!(
+        stdout.contains("40 games trained; 10 games now"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the network has 50 games"), "{stdout}");
+    let at_once = temp_path("at-once");
+    train(&at_once, "50", &[]);
+    let (a, b) = (std::fs::read(&out), std::fs::read(&at_once));
+    let _ = (std::fs::remove_file(&out), std::fs::remove_file(&at_once));
+    assert!(a.expect("read") == b.expect("read"), "the files differ");
+}
+
+#[test]
+fn players_play_with_the_trained_network() {
+    let out = temp_path("play");
+    train(&out, "20", &[]);
+    let spec = format!("greedy:network={}", path(&out));
+    let run = ai2048(&["bench", "--ai", &spec, "--num-games", "2", "-q"]);
+    let _ = std::fs::remove_file(&out);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("games         2"),
+        "{}",
+        text(&run.stdout)
+    );
+}
+
+#[test]
+fn bad_arguments_and_files_are_clear_errors() {
+    let existing = temp_path("existing");
+    train(&existing, "1", &[]);
+    let corrupt = temp_path("corrupt");
+    let mut bytes = std::fs::read(&existing).expect("read");
+    bytes.truncate(bytes.len() - 100);
+    std::fs::write(&corrupt, &bytes).expect("written");
+    let missing = temp_path("missing");
+    let in_missing_dir = temp_path("dir").join("net.bin");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--out", path(&existing)],
+            "exists: give --resume to go on training it",
+        ),
+        (
+            &["--out", path(&missing), "--resume"],
+            "--resume: cannot read",
+        ),
+        (
+            &["--out", path(&corrupt), "--resume"],
+            "the network file is corrupt: the file ends in the weights of tuple 5",
+        ),
+        (
+            &["--out", path(&existing), "--resume", "--tuples", "4x6"],
+            "--tuples: ",
+        ),
+        (
+            &["--out", path(&missing), "--tuples", "0,1,1"],
+            "cell 1 comes twice",
+        ),
+        (
+            &["--out", path(&missing), "--tuples", "huge"],
+            "unknown tuple set \"huge\"",
+        ),
+        (&["--out", path(&in_missing_dir)], "does not exist"),
+        (
+            &["--out", path(&missing), "--alpha", "2"],
+            "--alpha must be above 0",
+        ),
+        (
+            &["--out", path(&missing), "--games", "0"],
+            "--games must be at least 1",
+        ),
+        (&["--out", path(&missing), "--bogus"], "unexpected argument"),
+    ];
+    assert_clear_errors("train", ["--report", "5"], cases);
+    assert!(!missing.exists());
+    // A refused resume leaves the file as it was.
+    assert_eq!(std::fs::read(&corrupt).expect("read"), bytes);
+    let _ = (
+        std::fs::remove_file(&existing),
+        std::fs::remove_file(&corrupt),
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_network_and_exits_130() {
+    let out = temp_path("interrupted");
+    let line = [
+        "train",
+        "--tuples",
+        "small",
+        "--games",
+        "100000000",
+        "--report",
+        "5",
+        "--save-every",
+        "0",
+        "-q",
+        "--out",
+    ];
+    let mut args = line.to_vec();
+    args.push(path(&out));
+    // The network is written at every report line: once it is there, the handler is in.
+    let stdout = common::interrupt(&args, |_| out.exists());
+    let games: u64 = stdout
+        .lines()
+        .find_map(|l| l.split_once("; the network has "))
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of games in {stdout}"));
+    assert!(stdout.contains(", interrupted;"), "{stdout}");
+    let net = NTupleNetwork::load(&out).expect("a whole network");
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(net.games(), games);
+}
