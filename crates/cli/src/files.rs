@@ -18,15 +18,6 @@ pub fn save_replay(path: &Path, game: &Game, out: &mut impl Write) -> Result<()>
 /// directory, flushed to disk, then renamed over `path`. An interrupted write leaves
 /// the old file (or none), never a truncated one.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    write_atomic_with(path, |file| file.write_all(contents))
-}
-
-/// [`write_atomic`] for contents that `write` streams into the file, so that a large
-/// file (a network) need not be built in memory first.
-pub fn write_atomic_with(
-    path: &Path,
-    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
-) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -42,7 +33,7 @@ pub fn write_atomic_with(
     let result = (|| -> Result<()> {
         let mut file = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
-        write(&mut file)
+        file.write_all(contents)
             .and_then(|()| file.sync_all())
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         std::fs::rename(&tmp, path)

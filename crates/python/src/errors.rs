@@ -2,6 +2,9 @@
 //! benchmark becomes a `ValueError` (or a subclass) carrying the Rust message, so
 //! Python users read the same words as users of the command line.
 
+use std::path::Path;
+
+use ai2048_ai::ntuple::NetworkError;
 use ai2048_ai::PlayerError;
 use ai2048_bench::BenchError;
 use ai2048_engine::{ParseBoardError, ParseDirError, PlayError, ReplayError, RulesError};
@@ -69,5 +72,17 @@ pub(crate) fn bench_error(e: &BenchError) -> PyErr {
             value_error(e.to_string())
         }
         _ => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// A network file that cannot be read: an `OSError` when the file cannot be opened or
+/// read, a `ValueError` when it is not a whole network; both name the file.
+pub(crate) fn network_error(path: &Path, e: &NetworkError) -> PyErr {
+    let message = format!("cannot load {}: {e}", path.display());
+    match e {
+        NetworkError::Io(io) => {
+            pyo3::exceptions::PyOSError::new_err((io.raw_os_error().unwrap_or(0), message))
+        }
+        _ => value_error(message),
     }
 }

@@ -1,5 +1,5 @@
 //! The native part of the `ai2048` Python package: the engine's boards and games, the
-//! players, and the benchmark, as Python classes and functions.
+//! players, n-tuple networks, and the benchmark, as Python classes and functions.
 //!
 //! The pure-Python parts (the `Direction` enum, `NextMove` for the UCSB grader, the
 //! Gymnasium environment, `bench`'s JSON parsing) live in `crates/python/python/ai2048`
@@ -12,6 +12,7 @@ mod board;
 mod direction;
 mod errors;
 mod game;
+mod network;
 mod player;
 
 use pyo3::prelude::*;
@@ -40,6 +41,7 @@ fn _ai2048(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyTurn>()?;
+    m.add_class::<network::PyNetwork>()?;
     m.add_class::<player::PyPlayer>()?;
     m.add_class::<player::PySearchResult>()?;
     m.add_function(wrap_pyfunction!(player::players, m)?)?;

@@ -239,6 +239,42 @@ impl NTupleNetwork {
         Ok(NTupleNetwork::with_weights(tuples, weights, games))
     }
 
+    /// Writes the network to the file at `path`, atomically: into a temporary file in
+    /// the same folder, flushed to disk, then renamed over `path`. An interrupted save
+    /// leaves the old file (or none), never a truncated one.
+    ///
+    /// # Errors
+    ///
+    /// When the temporary file cannot be created or written, or renamed over `path`;
+    /// the temporary file is removed.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or_else(|| Path::new("."));
+        let name = path.file_name().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a file path", path.display()),
+            )
+        })?;
+        let tmp = dir.join(format!(
+            ".{}.{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let result = std::fs::File::create(&tmp)
+            .and_then(|mut file| {
+                self.write_to(&mut file)?;
+                file.sync_all()
+            })
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
+    }
+
     /// Reads the network file at `path`.
     ///
     /// # Errors
@@ -319,6 +355,24 @@ mod tests {
             let err = read(&bytes);
             assert!(err.contains(message), "{message}: {err}");
         }
+    }
+
+    #[test]
+    fn saving_replaces_the_file_whole() {
+        let dir = std::env::temp_dir().join(format!("ai2048-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        let path = dir.join("net.bin");
+        std::fs::write(&path, b"old").expect("written");
+        let net = trained();
+        net.save(&path).expect("saved");
+        let back = NTupleNetwork::load(&path).expect("loads");
+        assert_eq!(back.weights(), net.weights());
+        // Nothing else is left in the folder, and a failed save leaves nothing either.
+        assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 1);
+        assert!(net.save(&dir.join("missing").join("net.bin")).is_err());
+        assert!(net.save(&dir).is_err());
+        assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 1);
+        std::fs::remove_dir_all(&dir).expect("removed");
     }
 
     #[test]

@@ -16,7 +16,6 @@ use anyhow::{bail, Context, Result};
 use crate::args::TrainArgs;
 use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
 use crate::commands::tune::check_out;
-use crate::files::write_atomic_with;
 use crate::progress::games_bar;
 
 /// The tiles whose reach a report line gives.
@@ -164,7 +163,8 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
 
 /// Writes the network to `path`, atomically.
 fn save(path: &Path, net: &NTupleNetwork) -> Result<()> {
-    write_atomic_with(path, |file| net.write_to(file))
+    net.save(path)
+        .with_context(|| format!("cannot write the network to {}", path.display()))
 }
 
 /// The tuples as `--tuples` takes them.

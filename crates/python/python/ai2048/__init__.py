@@ -5,6 +5,8 @@
 - :class:`Direction`: up, down, left, right as move codes 0 to 3.
 - :class:`Player`: expectimax (the default), minimax, mcts, greedy or random, with
   options; :meth:`Player.best_move` returns a :class:`SearchResult`.
+- :class:`Network`: an n-tuple network to train by self-play, save, load and play
+  with (``Player("expectimax", network=path)``).
 - :func:`bench`: many seeded games on all cores, with the statistics of ``ai2048 bench``.
 - :func:`NextMove`: the UCSB CS 165A grader's entry point.
 - :class:`Env`: a Gymnasium-style environment (registered as ``"ai2048/2048-v0"`` when
@@ -29,6 +31,7 @@ from ._ai2048 import (
     Game,
     GameOverError,
     IllegalMoveError,
+    Network,
     Player,
     SearchResult,
     Turn,
@@ -54,6 +57,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "Network",
     "NextMove",
     "Player",
     "SearchResult",

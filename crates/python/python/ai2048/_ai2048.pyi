@@ -1,5 +1,6 @@
 """Type stubs of the native module ``ai2048._ai2048`` (built from crates/python/src)."""
 
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any, SupportsIndex, Union
 
@@ -223,6 +224,33 @@ class Player:
     @property
     def time_ms(self) -> float | None:
         """The default time per move in milliseconds."""
+
+class Network:
+    """An n-tuple network: a learned evaluation, trained by TD learning over games it
+    plays itself, as ``ai2048 train`` trains it."""
+
+    def __init__(self, tuples: str = "4x6") -> None: ...
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> Network: ...
+    def save(self, path: str | os.PathLike[str]) -> None: ...
+    def train(
+        self,
+        games: int,
+        *,
+        alpha: float = 0.1,
+        seed: int = 0,
+        start_tiles: int = 2,
+        p4: float = 0.1,
+    ) -> dict[str, list[int]]: ...
+    def value(self, board: BoardLike) -> float: ...
+    def evaluate(self, board: BoardLike) -> float: ...
+    def best_move(self, board: BoardLike) -> tuple[Direction | None, float]: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def tuples(self) -> list[list[int]]: ...
+    @property
+    def weight_count(self) -> int: ...
 
 def players() -> list[dict[str, Any]]:
     """The players, the default first: name, about and options of each."""

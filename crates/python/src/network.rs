@@ -1,0 +1,183 @@
+//! `ai2048.Network`: an n-tuple network of `ai2048_ai::ntuple`, to train, save, load
+//! and ask for values and moves.
+
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use ai2048_ai::eval::Evaluator;
+use ai2048_ai::ntuple::{best_afterstate, parse_tuples, train_game, NTupleNetwork, TdConfig};
+use ai2048_engine::PlayableBoard;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::board::BoardArg;
+use crate::direction::py_dir;
+use crate::errors::{network_error, value_error};
+use crate::game::rules_of;
+
+/// How long training runs without the GIL before it looks for Ctrl-C.
+const TRAIN_SLICE: Duration = Duration::from_millis(100);
+
+/// An n-tuple network: a learned evaluation, trained by TD learning over games it
+/// plays itself, as ``ai2048 train`` trains it.
+///
+/// ``Network("small")`` is a new network of the named tuple set (``"4x6"``, 256 MiB;
+/// ``"small"``, 1.25 MiB) or of cells such as ``"0,1,2,3;4,5,6,7"``, every weight 0.
+/// Save it with :meth:`save`, read it back with :meth:`load`, and play with it through
+/// ``Player("greedy", network=path)`` or ``Player("expectimax", network=path)``.
+#[pyclass(frozen, module = "ai2048", name = "Network")]
+pub(crate) struct PyNetwork {
+    inner: Mutex<NTupleNetwork>,
+}
+
+impl PyNetwork {
+    fn net(&self) -> MutexGuard<'_, NTupleNetwork> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl PyNetwork {
+    #[new]
+    #[pyo3(signature = (tuples = "4x6"))]
+    fn new(tuples: &str) -> PyResult<PyNetwork> {
+        let tuples = parse_tuples(tuples).map_err(|e| value_error(format!("tuples: {e}")))?;
+        Ok(PyNetwork {
+            inner: Mutex::new(NTupleNetwork::new(tuples)),
+        })
+    }
+
+    /// The network in the file at ``path``, as ``ai2048 train`` or :meth:`save` wrote
+    /// it. Raises OSError when the file cannot be read and ValueError when it is not a
+    /// whole network (the message says what is wrong).
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyNetwork> {
+        let net = py
+            .detach(|| NTupleNetwork::load(&path))
+            .map_err(|e| network_error(&path, &e))?;
+        Ok(PyNetwork {
+            inner: Mutex::new(net),
+        })
+    }
+
+    /// Writes the network to ``path``: into a temporary file beside it, then renamed
+    /// over it, so that an interrupted save leaves the old file whole.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        py.detach(|| self.net().save(&path)).map_err(PyErr::from)
+    }
+
+    /// Trains the network on ``games`` more games (TD(0) on afterstates, learning rate
+    /// ``alpha``), played under the rules ``start_tiles`` and ``p4``; game g of the
+    /// network's life plays from ``derive_seed(seed, g)``, so training in parts makes
+    /// the network that training at once makes.
+    ///
+    /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
+    /// ``moves``, in order: the learning curve. The GIL is released while training;
+    /// Ctrl-C stops it between games, and the games trained so far stay learned.
+    #[pyo3(signature = (games, *, alpha = 0.1, seed = 0, start_tiles = 2, p4 = 0.1))]
+    fn train<'py>(
+        &self,
+        py: Python<'py>,
+        games: u64,
+        alpha: f32,
+        seed: u64,
+        start_tiles: i64,
+        p4: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
+            return Err(value_error(format!(
+                "alpha must be above 0 and at most 1, not {alpha}"
+            )));
+        }
+        let config = TdConfig {
+            alpha,
+            seed,
+            rules: rules_of(start_tiles, p4, false)?,
+        };
+        let (mut scores, mut tiles, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+        while (scores.len() as u64) < games {
+            let left = games - scores.len() as u64;
+            let played = py.detach(|| {
+                let mut net = self.net();
+                let started = Instant::now();
+                let mut played = Vec::new();
+                while (played.len() as u64) < left && started.elapsed() < TRAIN_SLICE {
+                    played.push(train_game(&mut net, &config));
+                }
+                played
+            });
+            for game in played {
+                scores.push(game.score);
+                tiles.push(game.max_tile);
+                moves.push(game.moves);
+            }
+            py.check_signals()?;
+        }
+        let out = PyDict::new(py);
+        out.set_item("score", PyList::new(py, scores)?)?;
+        out.set_item("max_tile", PyList::new(py, tiles)?)?;
+        out.set_item("moves", PyList::new(py, moves)?)?;
+        Ok(out)
+    }
+
+    /// The learned value of ``board``: for a board after a move, before the spawn,
+    /// the score the network expects still to come.
+    fn value(&self, board: BoardArg) -> f64 {
+        f64::from(self.net().value(board.0))
+    }
+
+    /// The value as players see it: :meth:`value` plus the score the board's tiles
+    /// imply, so that boards after different moves compare by the score each move made
+    /// plus what it leaves to come.
+    fn evaluate(&self, board: BoardArg) -> f64 {
+        self.net().eval(board.0)
+    }
+
+    /// The move the network makes one ply deep, as it plays in training: the legal
+    /// move with the highest score plus value, as ``(direction, total)``; ``(None,
+    /// 0.0)`` when no move is legal.
+    fn best_move<'py>(
+        &self,
+        py: Python<'py>,
+        board: BoardArg,
+    ) -> PyResult<(Option<Bound<'py, PyAny>>, f64)> {
+        match best_afterstate(&self.net(), PlayableBoard::new(board.0)) {
+            Some(a) => Ok((Some(py_dir(py, a.dir)?), f64::from(a.total))),
+            None => Ok((None, 0.0)),
+        }
+    }
+
+    /// The games the network has been trained on.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.net().games()
+    }
+
+    /// The tuples, as lists of cell numbers (cell ``4 * row + col``).
+    #[getter]
+    fn tuples(&self) -> Vec<Vec<u32>> {
+        self.net()
+            .tuples()
+            .iter()
+            .map(|t| t.cells().iter().map(|&c| u32::from(c)).collect())
+            .collect()
+    }
+
+    /// The number of weights.
+    #[getter]
+    fn weight_count(&self) -> usize {
+        self.net().weights().len()
+    }
+
+    fn __repr__(&self) -> String {
+        let net = self.net();
+        let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
+        format!(
+            "Network(\"{}\", games={}, weights={})",
+            tuples.join(";"),
+            net.games(),
+            net.weights().len()
+        )
+    }
+}

@@ -1,0 +1,106 @@
+"""ai2048.Network: training, files, values and moves, and players that use a network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ai2048 import Board, Direction, Game, Network, Player, derive_seed
+
+
+def trained(games: int = 200, seed: int = 0) -> Network:
+    net = Network("small")
+    net.train(games, seed=seed)
+    return net
+
+
+def test_a_new_network_has_its_tuples_and_no_games() -> None:
+    net = Network("0,1,2,3;4,5,6,7")
+    assert net.tuples == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert net.weight_count == 2 * 16**4
+    assert net.games == 0
+    assert net.value(Board()) == 0.0
+    assert repr(net) == 'Network("0,1,2,3;4,5,6,7", games=0, weights=131072)'
+
+
+def test_training_returns_the_learning_curve_and_learns() -> None:
+    net = Network("small")
+    curve = net.train(400, seed=0)
+    assert set(curve) == {"score", "max_tile", "moves"}
+    assert [len(v) for v in curve.values()] == [400, 400, 400]
+    assert net.games == 400
+    first, last = sum(curve["score"][:100]), sum(curve["score"][300:])
+    assert last > 1.5 * first
+
+
+def test_training_in_parts_is_training_at_once(tmp_path: Path) -> None:
+    whole = Network("small")
+    all_scores = whole.train(30, seed=3)["score"]
+    part = Network("small")
+    scores = part.train(10, seed=3)["score"]
+    path = tmp_path / "part.bin"
+    part.save(path)
+    part = Network.load(path)
+    assert part.games == 10
+    scores += part.train(20, seed=3)["score"]
+    assert scores == all_scores
+    board = Board("2 4 8 16/0 0 0 32/0 0 2 0/4 0 0 0")
+    assert part.value(board) == whole.value(board)
+
+
+def test_values_and_moves() -> None:
+    net = trained()
+    board = Board("2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2")
+    direction, total = net.best_move(board)
+    assert isinstance(direction, Direction)
+    after, score = board.move_scored(direction)
+    # The total is the move's score plus the value of the board it leaves, and the
+    # evaluation adds the score the tiles imply.
+    assert total == pytest.approx(score + net.value(after), rel=1e-5)
+    assert net.evaluate(after) > net.value(after)
+    lost = Board("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
+    assert net.best_move(lost) == (None, 0.0)
+
+
+def test_players_play_with_a_saved_network(tmp_path: Path) -> None:
+    path = tmp_path / "net.bin"
+    trained(300).save(path)
+
+    def total(player: Player) -> int:
+        score = 0
+        for i in range(10):
+            game = Game(derive_seed(5, i))
+            while not game.is_over:
+                game.play(player.best_move(game.board).direction)
+            score += game.score
+        return score
+
+    # Measured: 82760 against 42520 over these ten games.
+    assert total(Player("greedy", network=str(path))) > 1.5 * total(Player("greedy"))
+    board = Board("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2")
+    assert Player("expectimax", depth=1, network=str(path)).best_move(board).direction is not None
+    with pytest.raises(ValueError, match="the network is the evaluation"):
+        Player("greedy", network=str(path), eval="snake")
+
+
+def test_bad_arguments_and_files_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="tuples: unknown tuple set"):
+        Network("huge")
+    with pytest.raises(ValueError, match="cell 1 comes twice"):
+        Network("0,1,1")
+    with pytest.raises(ValueError, match="alpha must be above 0"):
+        Network("small").train(1, alpha=0)
+    with pytest.raises(ValueError, match="invalid rules"):
+        Network("small").train(1, p4=2)
+    with pytest.raises(OSError):
+        Network("0,1").save(tmp_path / "missing" / "net.bin")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(OSError, match="cannot load"):
+        Network.load(tmp_path / "missing.bin")
+    corrupt = tmp_path / "corrupt.bin"
+    corrupt.write_bytes(b"ai2048nt\x01\x00\x00\x00")
+    with pytest.raises(ValueError, match="corrupt.bin: the network file is corrupt: the file ends in the header"):
+        Network.load(corrupt)
+    with pytest.raises(ValueError, match="not an ai2048 n-tuple network"):
+        Network.load(Path(__file__))
