@@ -434,7 +434,8 @@ moves the value of the board its previous move left toward that move's score plu
 of the new board (TD(0) on afterstates, as Szubert and Jaśkowski's 2048 networks learn). \
 Game g of the network's life plays from seed derive(--seed, g), so training in parts with \
 --resume plays the same games as training at once. Every --report games a line gives the \
-mean score of those games and the share reaching each tile. The network is written to --out \
+mean score of those games and the share reaching each tile. With --learning tc the file also \
+keeps every weight's coherence (three times the size), so that --resume goes on exactly. The network is written to --out \
 at most every --save-every seconds, at a report line, and at the end. Ctrl-C stops cleanly: \
 the game in progress still finishes, the network is written, and the exit code is 130 (a \
 second Ctrl-C quits at once, and loses what was not written). Use the file with \
@@ -454,9 +455,15 @@ pub struct TrainArgs {
     /// Games to train now.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub games: u64,
-    /// The learning rate: the share of each error a step corrects.
-    #[arg(long, default_value_t = 0.1, value_name = "A")]
-    pub alpha: f32,
+    /// How weights learn: td (plain TD(0) steps) or tc (temporal coherence: each
+    /// weight's steps also scaled by how consistent its errors are). Default: tc for a
+    /// new network, the file's with --resume.
+    #[arg(long, value_name = "HOW")]
+    pub learning: Option<String>,
+    /// The learning rate: the share of each error a step corrects (default 0.1 for td,
+    /// 1 for tc).
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f32>,
     /// The seed of the training.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,

@@ -107,7 +107,7 @@ fn bad_arguments_and_files_are_clear_errors() {
         ),
         (
             &["--out", path(&corrupt), "--resume"],
-            "the network file is corrupt: the file ends in the weights of tuple 5",
+            "the network file is corrupt: the file ends in the coherence of tuple 5",
         ),
         (
             &["--out", path(&existing), "--resume", "--tuples", "4x6"],

@@ -6,7 +6,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::eval::Evaluator;
-use ai2048_ai::ntuple::{best_afterstate, parse_tuples, train_game, NTupleNetwork, TdConfig};
+use ai2048_ai::ntuple::{
+    best_afterstate, parse_tuples, train_game, Learning, NTupleNetwork, TdConfig,
+};
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -67,24 +69,37 @@ impl PyNetwork {
         py.detach(|| self.net().save(&path)).map_err(PyErr::from)
     }
 
-    /// Trains the network on ``games`` more games (TD(0) on afterstates, learning rate
-    /// ``alpha``), played under the rules ``start_tiles`` and ``p4``; game g of the
-    /// network's life plays from ``derive_seed(seed, g)``, so training in parts makes
-    /// the network that training at once makes.
+    /// Trains the network on ``games`` more games (TD(0) on afterstates), played under
+    /// the rules ``start_tiles`` and ``p4``; game g of the network's life plays from
+    /// ``derive_seed(seed, g)``, so training in parts makes the network that training
+    /// at once makes.
+    ///
+    /// ``learning`` is ``"tc"`` (temporal coherence: each weight's steps scaled by how
+    /// consistent its errors are) or ``"td"`` (plain steps); a network goes on as it
+    /// has learned, and a new one learns with ``"tc"`` unless told. ``alpha``, the
+    /// learning rate, is 1 for tc and 0.1 for td unless given.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in order: the learning curve. The GIL is released while training;
     /// Ctrl-C stops it between games, and the games trained so far stay learned.
-    #[pyo3(signature = (games, *, alpha = 0.1, seed = 0, start_tiles = 2, p4 = 0.1))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
         py: Python<'py>,
         games: u64,
-        alpha: f32,
+        learning: Option<&str>,
+        alpha: Option<f32>,
         seed: u64,
         start_tiles: i64,
         p4: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let asked = learning
+            .map(str::parse::<Learning>)
+            .transpose()
+            .map_err(value_error)?;
+        let learning = self.net().learning_for(asked).map_err(value_error)?;
+        let alpha = alpha.unwrap_or_else(|| learning.default_alpha());
         if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
             return Err(value_error(format!(
                 "alpha must be above 0 and at most 1, not {alpha}"
@@ -92,6 +107,7 @@ impl PyNetwork {
         }
         let config = TdConfig {
             alpha,
+            learning,
             seed,
             rules: rules_of(start_tiles, p4, false)?,
         };

@@ -26,7 +26,7 @@ def test_a_new_network_has_its_tuples_and_no_games() -> None:
 
 def test_training_returns_the_learning_curve_and_learns() -> None:
     net = Network("small")
-    curve = net.train(400, seed=0)
+    curve = net.train(400, seed=0, learning="td")
     assert set(curve) == {"score", "max_tile", "moves"}
     assert [len(v) for v in curve.values()] == [400, 400, 400]
     assert net.games == 400
@@ -91,6 +91,12 @@ def test_bad_arguments_and_files_are_clear_errors(tmp_path: Path) -> None:
         Network("0,1,1")
     with pytest.raises(ValueError, match="alpha must be above 0"):
         Network("small").train(1, alpha=0)
+    with pytest.raises(ValueError, match='unknown learning "sgd": expected td or tc'):
+        Network("small").train(1, learning="sgd")
+    td = Network("small")
+    td.train(1, learning="td")
+    with pytest.raises(ValueError, match="the network has learned with td"):
+        td.train(1, learning="tc")
     with pytest.raises(ValueError, match="invalid rules"):
         Network("small").train(1, p4=2)
     with pytest.raises(OSError):

@@ -3,11 +3,12 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | the magic `ai2048nt` |
-//! | 4 | the format version, 1 (`u32`) |
+//! | 4 | the format version (`u32`): 1, or 2 for a network that learns with temporal coherence |
 //! | 8 | games trained (`u64`) |
 //! | 4 | the number of tuples (`u32`) |
 //! | 1 + n per tuple | its number of cells n, then the cells (`u8` each) |
 //! | 4 per weight | every table, in the order of the tuples (`f32`) |
+//! | 8 per weight | version 2 only: every weight's coherence E and A (`f32` each) |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`) |
 //!
 //! All numbers are little-endian.
@@ -19,6 +20,7 @@ use std::path::Path;
 use super::{NTupleNetwork, Tuple};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
+/// The format version of a network without coherence; one with it is `VERSION + 1`.
 const VERSION: u32 = 1;
 
 /// The most weights a file may hold, 2^28 (1 GiB), so that a corrupt header cannot ask
@@ -47,7 +49,8 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::Version(v) => write!(
                 f,
-                "network format version {v}, but this build reads version {VERSION}"
+                "network format version {v}, but this build reads versions {VERSION} and {}",
+                VERSION + 1
             ),
             NetworkError::Corrupt(what) => write!(f, "the network file is corrupt: {what}"),
         }
@@ -103,6 +106,45 @@ impl<R: Read> Checked<R> {
     }
 }
 
+/// Reads `per_weight` finite floats for every weight of every tuple's table: the
+/// weights, or their coherence. `what` names them in errors.
+fn read_floats<R: Read>(
+    r: &mut Checked<R>,
+    tuples: &[Tuple],
+    per_weight: usize,
+    what: &str,
+) -> Result<Vec<f32>, NetworkError> {
+    let total: usize = tuples.iter().map(Tuple::table_len).sum();
+    let mut out = Vec::with_capacity(per_weight * total);
+    let mut chunk = vec![0u8; 1 << 16];
+    for (t, tuple) in tuples.iter().enumerate() {
+        let start = out.len();
+        let mut left = per_weight * tuple.table_len();
+        while left > 0 {
+            let n = left.min(chunk.len() / 4);
+            r.fill(&mut chunk[..4 * n], &format!("{what} of tuple {}", t + 1))?;
+            for bytes in chunk[..4 * n].chunks_exact(4) {
+                let x = f32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+                if !x.is_finite() {
+                    let at = (out.len() - start) / per_weight;
+                    let name = if per_weight == 1 {
+                        "weight"
+                    } else {
+                        "the coherence of weight"
+                    };
+                    return Err(NetworkError::Corrupt(format!(
+                        "{name} {at} of tuple {} is {x}",
+                        t + 1
+                    )));
+                }
+                out.push(x);
+            }
+            left -= n;
+        }
+    }
+    Ok(out)
+}
+
 impl NTupleNetwork {
     /// Writes the network in the format of this module.
     ///
@@ -117,7 +159,8 @@ impl NTupleNetwork {
             out.write_all(bytes)
         };
         put(&mut out, MAGIC)?;
-        put(&mut out, &VERSION.to_le_bytes())?;
+        let version = VERSION + u32::from(self.coherence().is_some());
+        put(&mut out, &version.to_le_bytes())?;
         put(&mut out, &self.games().to_le_bytes())?;
         put(&mut out, &(self.tuples().len() as u32).to_le_bytes())?;
         for tuple in self.tuples() {
@@ -128,6 +171,11 @@ impl NTupleNetwork {
         for block in self.weights().chunks(1 << 14) {
             chunk.clear();
             chunk.extend(block.iter().flat_map(|w| w.to_le_bytes()));
+            put(&mut out, &chunk)?;
+        }
+        for block in self.coherence().unwrap_or_default().chunks(1 << 13) {
+            chunk.clear();
+            chunk.extend(block.iter().flatten().flat_map(|x| x.to_le_bytes()));
             put(&mut out, &chunk)?;
         }
         let sum = hash.0.to_le_bytes();
@@ -177,7 +225,7 @@ impl NTupleNetwork {
             return Err(NetworkError::NotANetwork);
         }
         let version = u32::from_le_bytes(r.bytes("the header")?);
-        if version != VERSION {
+        if version != VERSION && version != VERSION + 1 {
             return Err(NetworkError::Version(version));
         }
         let games = u64::from_le_bytes(r.bytes("the header")?);
@@ -198,31 +246,13 @@ impl NTupleNetwork {
             }
             tuples.push(tuple);
         }
-        let mut weights = Vec::with_capacity(total);
-        let mut chunk = vec![0u8; 1 << 16];
-        for (t, tuple) in tuples.iter().enumerate() {
-            let start = weights.len();
-            let mut left = tuple.table_len();
-            while left > 0 {
-                let n = left.min(chunk.len() / 4);
-                r.fill(
-                    &mut chunk[..4 * n],
-                    &format!("the weights of tuple {}", t + 1),
-                )?;
-                for bytes in chunk[..4 * n].chunks_exact(4) {
-                    let w = f32::from_le_bytes(bytes.try_into().expect("4 bytes"));
-                    if !w.is_finite() {
-                        let at = weights.len() - start;
-                        return Err(NetworkError::Corrupt(format!(
-                            "weight {at} of tuple {} is {w}",
-                            t + 1
-                        )));
-                    }
-                    weights.push(w);
-                }
-                left -= n;
-            }
-        }
+        let weights = read_floats(&mut r, &tuples, 1, "the weights")?;
+        let coherence = if version == VERSION + 1 {
+            let flat = read_floats(&mut r, &tuples, 2, "the coherence")?;
+            Some(flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect())
+        } else {
+            None
+        };
         let expected = r.hash.0;
         let sum = u64::from_le_bytes(r.bytes("the checksum")?);
         if sum != expected {
@@ -236,7 +266,11 @@ impl NTupleNetwork {
                 "there are bytes after the checksum".to_owned(),
             ));
         }
-        Ok(NTupleNetwork::with_weights(tuples, weights, games))
+        let mut net = NTupleNetwork::with_weights(tuples, weights, games);
+        if let Some(coherence) = coherence {
+            net.set_coherence(coherence);
+        }
+        Ok(net)
     }
 
     /// Writes the network to the file at `path`, atomically: into a temporary file in
@@ -320,6 +354,32 @@ mod tests {
     }
 
     #[test]
+    fn coherence_reads_back_too() {
+        let mut net = trained();
+        let board: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 8".parse().expect("a board");
+        net.learn_coherent(board, 1.0, 5.0);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[8], 2);
+        let back = NTupleNetwork::read_from(&bytes[..]).expect("reads");
+        assert_eq!(back.coherence(), net.coherence());
+        assert_eq!(back.weights(), net.weights());
+        let err = NTupleNetwork::read_from(&bytes[..bytes.len() - 20]).unwrap_err();
+        assert!(
+            err.to_string().contains("ends in the coherence of tuple 2"),
+            "{err}"
+        );
+        let mut nan = bytes.clone();
+        let at = bytes.len() - 8 - 8 * 256 + 4;
+        nan[at..at + 4].copy_from_slice(&f32::INFINITY.to_le_bytes());
+        let err = NTupleNetwork::read_from(&nan[..]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the coherence of weight 0 of tuple 2 is inf"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn damage_is_named() {
         let bytes = trained().to_bytes();
         let header = 8 + 4 + 8 + 4 + 4 + 3;
@@ -338,7 +398,7 @@ mod tests {
         ];
         let mut version = bytes.clone();
         version[8] = 9;
-        cases.push((version, "version 9, but this build reads version 1"));
+        cases.push((version, "version 9, but this build reads versions 1 and 2"));
         let mut cell = bytes.clone();
         cell[8 + 4 + 8 + 4 + 2] = 17;
         cases.push((cell, "tuple 1: cell 17 is off the board"));

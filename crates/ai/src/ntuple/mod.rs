@@ -36,5 +36,5 @@ mod tuple;
 
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{implied_score, NTupleNetwork};
-pub use td::{best_afterstate, train_game, Afterstate, TdConfig, TrainedGame};
+pub use td::{best_afterstate, train_game, Afterstate, Learning, TdConfig, TrainedGame};
 pub use tuple::{parse_tuples, Tuple, TupleError, MAX_TUPLE_LEN, TUPLE_SETS, TUPLE_VALUES};

@@ -56,6 +56,10 @@ pub struct NTupleNetwork {
     /// Every table, one after another, in the order of `tuples`.
     weights: Vec<f32>,
     games: u64,
+    /// The temporal coherence of every weight, `[E, A]`: the sum of the errors that
+    /// moved it and the sum of their magnitudes. Present once the network learns with
+    /// [`Learning::Tc`](super::Learning::Tc).
+    coherence: Option<Vec<[f32; 2]>>,
 }
 
 impl NTupleNetwork {
@@ -92,6 +96,7 @@ impl NTupleNetwork {
             features,
             weights,
             games,
+            coherence: None,
         }
     }
 
@@ -105,6 +110,23 @@ impl NTupleNetwork {
     #[must_use]
     pub fn weights(&self) -> &[f32] {
         &self.weights
+    }
+
+    /// The temporal coherence of every weight, `[E, A]`, when the network learns with
+    /// temporal coherence ([`Learning::Tc`](super::Learning::Tc)).
+    #[must_use]
+    pub fn coherence(&self) -> Option<&[[f32; 2]]> {
+        self.coherence.as_deref()
+    }
+
+    /// Sets the temporal coherence of every weight (see [`NTupleNetwork::coherence`]).
+    ///
+    /// # Panics
+    ///
+    /// When there is not one entry per weight.
+    pub(crate) fn set_coherence(&mut self, coherence: Vec<[f32; 2]>) {
+        assert_eq!(coherence.len(), self.weights.len(), "one entry per weight");
+        self.coherence = Some(coherence);
     }
 
     /// How many games the network has been trained on.
@@ -142,6 +164,27 @@ impl NTupleNetwork {
         let step = delta / self.features.len() as f32;
         for f in &self.features {
             self.weights[f.index(low)] += step;
+        }
+    }
+
+    /// Temporal coherence learning (Jaśkowski 2018): moves each weight `board` reads by
+    /// its share of `alpha × error`, scaled by the weight's coherence |E| / A (1 for a
+    /// weight never moved), then adds `error` to its E and |`error`| to its A. A weight
+    /// whose errors keep one sign learns at full rate; one whose errors cancel out
+    /// slows down.
+    pub fn learn_coherent(&mut self, board: Board, alpha: f32, error: f32) {
+        let low = capped_low_bits(board);
+        let step = alpha * error / self.features.len() as f32;
+        let coherence = self
+            .coherence
+            .get_or_insert_with(|| vec![[0.0; 2]; self.weights.len()]);
+        for f in &self.features {
+            let i = f.index(low);
+            let [e, a] = &mut coherence[i];
+            let rate = if *a > 0.0 { e.abs() / *a } else { 1.0 };
+            self.weights[i] += rate * step;
+            *e += error;
+            *a += error.abs();
         }
     }
 }
@@ -227,6 +270,28 @@ mod tests {
         let empty = Board::EMPTY;
         net.learn(empty, 0.5);
         assert!(net.value(empty) > 0.5 + 1e-3);
+    }
+
+    #[test]
+    fn coherent_learning_slows_weights_whose_errors_cancel() {
+        let b = board("2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 4");
+        let mut net = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
+        assert!(net.coherence().is_none());
+        // The first step moves at full rate.
+        net.learn_coherent(b, 0.5, 2.0);
+        assert!((net.value(b) - 1.0).abs() < 1e-6);
+        assert!(net.coherence().expect("kept")[0..]
+            .iter()
+            .any(|&[e, a]| e == 2.0 && a == 2.0));
+        // An error of the other sign: |E| / A = 1, still full rate; then E = 0.
+        net.learn_coherent(b, 0.5, -2.0);
+        assert!(net.value(b).abs() < 1e-6);
+        // Now the errors have cancelled: the weights no longer move.
+        net.learn_coherent(b, 0.5, 4.0);
+        assert!(net.value(b).abs() < 1e-6);
+        // Errors of one sign restore the rate: E = 4 then 8, A = 8 then 12.
+        net.learn_coherent(b, 0.5, 4.0);
+        assert!((net.value(b) - 0.5 * 4.0 * 0.5).abs() < 1e-6);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ai2048_ai::ntuple::{parse_tuples, train_game, NTupleNetwork, TdConfig, TrainedGame};
-use anyhow::{bail, Context, Result};
+use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TdConfig, TrainedGame};
+use anyhow::{anyhow, bail, Context, Result};
 
 use crate::args::TrainArgs;
 use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
@@ -31,18 +31,19 @@ const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 /// Bad arguments, a network file that cannot be read (with `--resume`) or written, or
 /// an `--out` file that exists without `--resume`.
 pub fn run(args: &TrainArgs) -> Result<()> {
-    let config = config(args)?;
     let mut net = network(args)?;
+    let config = config(args, &net)?;
     let stop = catch_ctrl_c();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "ai2048 train: {} tuples ({}), {} weights, {} games trained; {} games now, alpha {}, seed {}, {}",
+        "ai2048 train: {} tuples ({}), {} weights, {} games trained; {} games now, learning {}, alpha {}, seed {}, {}",
         net.tuples().len(),
         describe_tuples(&net),
         net.weights().len(),
         net.games(),
         args.games,
+        config.learning.name(),
         config.alpha,
         config.seed,
         describe_rules(config.rules),
@@ -107,10 +108,26 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// The validated training settings.
-fn config(args: &TrainArgs) -> Result<TdConfig> {
-    if !(args.alpha.is_finite() && args.alpha > 0.0 && args.alpha <= 1.0) {
-        bail!("--alpha must be above 0 and at most 1, not {}", args.alpha);
+/// The validated training settings for `net`: its learning is the file's unless
+/// `--learning` says otherwise, which it may only for a network that has not learned
+/// with temporal coherence yet.
+fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TdConfig> {
+    let asked = args
+        .learning
+        .as_deref()
+        .map(str::parse::<Learning>)
+        .transpose()
+        .map_err(|e| anyhow!("--learning: {e}"))?;
+    let learning = net.learning_for(asked).map_err(|e| {
+        anyhow!(
+            "--learning {}: {}: {e} (leave --learning out)",
+            args.learning.as_deref().unwrap_or_default(),
+            args.out.display()
+        )
+    })?;
+    let alpha = args.alpha.unwrap_or_else(|| learning.default_alpha());
+    if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
+        bail!("--alpha must be above 0 and at most 1, not {alpha}");
     }
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -119,7 +136,8 @@ fn config(args: &TrainArgs) -> Result<TdConfig> {
         bail!("--report must be at least 1");
     }
     Ok(TdConfig {
-        alpha: args.alpha,
+        alpha,
+        learning,
         seed: args.seed,
         rules: args.rules.rules()?,
     })
@@ -238,7 +256,12 @@ mod tests {
 
     #[test]
     fn bad_settings_are_named() {
+        let new = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
         for (line, message) in [
+            (
+                &["--learning", "sgd"][..],
+                "--learning: unknown learning \"sgd\": expected td or tc",
+            ),
             (&["--alpha", "0"][..], "--alpha must be above 0"),
             (&["--alpha", "1.5"], "--alpha must be above 0"),
             (&["--alpha", "NaN"], "--alpha must be above 0"),
@@ -246,11 +269,43 @@ mod tests {
             (&["--report", "0"], "--report must be at least 1"),
             (&["--p4", "2"], "invalid rules"),
         ] {
-            let err = config(&args(line)).unwrap_err();
+            let err = config(&args(line), &new).unwrap_err();
             assert!(format!("{err:#}").contains(message), "{line:?}: {err:#}");
         }
-        let c = config(&args(&["--alpha", "0.05", "--seed", "3"])).expect("valid");
-        assert_eq!((c.alpha, c.seed), (0.05, 3));
+        let c = config(&args(&["--alpha", "0.05", "--seed", "3"]), &new).expect("valid");
+        assert_eq!((c.alpha, c.seed, c.learning), (0.05, 3, Learning::Tc));
+        let c = config(&args(&["--learning", "td"]), &new).expect("valid");
+        assert_eq!((c.alpha, c.learning), (0.1, Learning::Td));
+    }
+
+    #[test]
+    fn a_trained_network_keeps_its_learning() {
+        let mut td = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
+        train_game(&mut td, &TdConfig::default());
+        let mut tc = td.clone();
+        let tc_config = TdConfig {
+            learning: Learning::Tc,
+            ..TdConfig::default()
+        };
+        train_game(&mut tc, &tc_config);
+        assert_eq!(
+            config(&args(&[]), &td).expect("valid").learning,
+            Learning::Td
+        );
+        assert_eq!(
+            config(&args(&[]), &tc).expect("valid").learning,
+            Learning::Tc
+        );
+        let err = config(&args(&["--learning", "td"]), &tc).unwrap_err();
+        assert!(
+            err.to_string().contains("the network has learned with tc"),
+            "{err}"
+        );
+        let err = config(&args(&["--learning", "tc"]), &td).unwrap_err();
+        assert!(
+            err.to_string().contains("the network has learned with td"),
+            "{err}"
+        );
     }
 
     #[test]
