@@ -1,13 +1,22 @@
 //! N-tuple networks: training is deterministic and learns, files round-trip, and
 //! players load a network by name.
 
-use ai2048_ai::ntuple::{parse_tuples, train_game, NTupleNetwork, TdConfig};
+use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TdConfig};
 use ai2048_ai::{create_player, SearchLimits};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Game, Rules};
 
 fn small() -> NTupleNetwork {
     NTupleNetwork::new(parse_tuples("small").expect("a known set"))
+}
+
+/// Plain TD steps, with which the figures below were measured.
+fn td() -> TdConfig {
+    TdConfig {
+        alpha: 0.1,
+        learning: Learning::Td,
+        ..TdConfig::default()
+    }
 }
 
 fn train(net: &mut NTupleNetwork, games: u64, config: &TdConfig) -> Vec<u64> {
@@ -20,6 +29,7 @@ fn temp_file(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn training_in_parts_through_a_file_is_training_at_once() {
+    // Temporal coherence, whose state the file must keep too.
     let config = TdConfig {
         seed: 11,
         ..TdConfig::default()
@@ -33,6 +43,8 @@ fn training_in_parts_through_a_file_is_training_at_once() {
     scores.extend(train(&mut part, 18, &config));
     assert_eq!(scores, all);
     assert_eq!(part.weights(), whole.weights());
+    assert_eq!(part.coherence(), whole.coherence());
+    assert!(part.coherence().is_some());
     // Another seed plays other games.
     let mut other = small();
     let other_scores = train(&mut other, 30, &TdConfig { seed: 12, ..config });
@@ -42,7 +54,7 @@ fn training_in_parts_through_a_file_is_training_at_once() {
 #[test]
 fn the_network_learns_to_play() {
     let mut net = small();
-    let scores = train(&mut net, 400, &TdConfig::default());
+    let scores = train(&mut net, 400, &td());
     let mean = |s: &[u64]| s.iter().sum::<u64>() as f64 / s.len() as f64;
     let (first, last) = (mean(&scores[..100]), mean(&scores[300..]));
     // Measured: a mean score of 4595 over the first 100 games, 8813 over the last.
@@ -55,7 +67,7 @@ fn the_network_learns_to_play() {
 #[test]
 fn players_take_a_network_file() {
     let mut net = small();
-    train(&mut net, 300, &TdConfig::default());
+    train(&mut net, 300, &td());
     let path = temp_file("net.bin");
     std::fs::write(&path, net.to_bytes()).expect("written");
     let path_text = path.to_str().expect("utf-8");

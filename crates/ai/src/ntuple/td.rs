@@ -61,7 +61,7 @@ impl NTupleNetwork {
     /// use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TdConfig};
     /// let mut net = NTupleNetwork::new(parse_tuples("0,1")?);
     /// assert_eq!(net.learning_for(None), Ok(Learning::Tc));
-    /// train_game(&mut net, &TdConfig::default());
+    /// train_game(&mut net, &TdConfig { learning: Learning::Td, ..TdConfig::default() });
     /// assert_eq!(net.learning_for(None), Ok(Learning::Td));
     /// assert!(net.learning_for(Some(Learning::Tc)).is_err());
     /// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
@@ -113,11 +113,12 @@ pub struct TdConfig {
 }
 
 impl Default for TdConfig {
-    /// TD with alpha 0.1, seed 0, the original rules.
+    /// Temporal coherence with alpha 1, seed 0, the original rules: what `ai2048 train`
+    /// starts a new network with.
     fn default() -> TdConfig {
         TdConfig {
-            alpha: 0.1,
-            learning: Learning::Td,
+            alpha: Learning::Tc.default_alpha(),
+            learning: Learning::Tc,
             seed: 0,
             rules: Rules::default(),
         }

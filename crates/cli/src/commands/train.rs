@@ -281,13 +281,13 @@ mod tests {
     #[test]
     fn a_trained_network_keeps_its_learning() {
         let mut td = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
-        train_game(&mut td, &TdConfig::default());
         let mut tc = td.clone();
-        let tc_config = TdConfig {
-            learning: Learning::Tc,
+        let td_config = TdConfig {
+            learning: Learning::Td,
             ..TdConfig::default()
         };
-        train_game(&mut tc, &tc_config);
+        train_game(&mut td, &td_config);
+        train_game(&mut tc, &TdConfig::default());
         assert_eq!(
             config(&args(&[]), &td).expect("valid").learning,
             Learning::Td
