@@ -470,7 +470,8 @@ pub struct TrainArgs {
     /// Games per report line.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub report: u64,
-    /// The most seconds between two writes of the network.
+    /// Write the network at the first report line this many seconds after the last
+    /// write (and always at the end).
     #[arg(long, default_value_t = 300, value_name = "SECS")]
     pub save_every: u64,
     /// No progress bar.

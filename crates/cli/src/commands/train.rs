@@ -135,6 +135,9 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TdConfig> {
     if args.report == 0 {
         bail!("--report must be at least 1");
     }
+    if args.rules.illegal_move_spawns {
+        bail!("--illegal-move-spawns: training plays only legal moves, so it changes nothing");
+    }
     Ok(TdConfig {
         alpha,
         learning,
@@ -268,6 +271,10 @@ mod tests {
             (&["--games", "0"], "--games must be at least 1"),
             (&["--report", "0"], "--report must be at least 1"),
             (&["--p4", "2"], "invalid rules"),
+            (
+                &["--illegal-move-spawns"],
+                "training plays only legal moves",
+            ),
         ] {
             let err = config(&args(line), &new).unwrap_err();
             assert!(format!("{err:#}").contains(message), "{line:?}: {err:#}");
