@@ -106,27 +106,26 @@ impl<R: Read> Checked<R> {
     }
 }
 
-/// Reads `per_weight` finite floats for every weight of every tuple's table: the
-/// weights, or their coherence. `what` names them in errors.
+/// Reads `per_weight` finite floats for every weight of every tuple's table (the
+/// weights, or their coherence) and hands each to `push`. `what` names them in errors.
 fn read_floats<R: Read>(
     r: &mut Checked<R>,
     tuples: &[Tuple],
     per_weight: usize,
     what: &str,
-) -> Result<Vec<f32>, NetworkError> {
-    let total: usize = tuples.iter().map(Tuple::table_len).sum();
-    let mut out = Vec::with_capacity(per_weight * total);
+    mut push: impl FnMut(f32),
+) -> Result<(), NetworkError> {
     let mut chunk = vec![0u8; 1 << 16];
     for (t, tuple) in tuples.iter().enumerate() {
-        let start = out.len();
-        let mut left = per_weight * tuple.table_len();
-        while left > 0 {
-            let n = left.min(chunk.len() / 4);
+        let total = per_weight * tuple.table_len();
+        let mut done = 0;
+        while done < total {
+            let n = (total - done).min(chunk.len() / 4);
             r.fill(&mut chunk[..4 * n], &format!("{what} of tuple {}", t + 1))?;
-            for bytes in chunk[..4 * n].chunks_exact(4) {
+            for (k, bytes) in chunk[..4 * n].chunks_exact(4).enumerate() {
                 let x = f32::from_le_bytes(bytes.try_into().expect("4 bytes"));
                 if !x.is_finite() {
-                    let at = (out.len() - start) / per_weight;
+                    let at = (done + k) / per_weight;
                     let name = if per_weight == 1 {
                         "weight"
                     } else {
@@ -137,12 +136,12 @@ fn read_floats<R: Read>(
                         t + 1
                     )));
                 }
-                out.push(x);
+                push(x);
             }
-            left -= n;
+            done += n;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 impl NTupleNetwork {
@@ -213,6 +212,12 @@ impl NTupleNetwork {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_from(input: impl Read) -> Result<NTupleNetwork, NetworkError> {
+        NTupleNetwork::read_checked(input, true)
+    }
+
+    /// [`NTupleNetwork::read_from`], keeping the coherence only when `keep_coherence`:
+    /// playing needs none of it, and it is twice the size of the weights.
+    fn read_checked(input: impl Read, keep_coherence: bool) -> Result<NTupleNetwork, NetworkError> {
         let mut r = Checked {
             inner: BufReader::with_capacity(1 << 16, input),
             hash: Fnv::new(),
@@ -246,13 +251,23 @@ impl NTupleNetwork {
             }
             tuples.push(tuple);
         }
-        let weights = read_floats(&mut r, &tuples, 1, "the weights")?;
-        let coherence = if version == VERSION + 1 {
-            let flat = read_floats(&mut r, &tuples, 2, "the coherence")?;
-            Some(flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect())
-        } else {
-            None
-        };
+        let mut weights = Vec::with_capacity(total);
+        read_floats(&mut r, &tuples, 1, "the weights", |w| weights.push(w))?;
+        let mut coherence = None;
+        if version == VERSION + 1 {
+            let mut kept: Vec<[f32; 2]> =
+                Vec::with_capacity(if keep_coherence { total } else { 0 });
+            let mut e = None;
+            read_floats(&mut r, &tuples, 2, "the coherence", |x| {
+                if keep_coherence {
+                    match e.take() {
+                        None => e = Some(x),
+                        Some(e) => kept.push([e, x]),
+                    }
+                }
+            })?;
+            coherence = keep_coherence.then_some(kept);
+        }
         let expected = r.hash.0;
         let sum = u64::from_le_bytes(r.bytes("the checksum")?);
         if sum != expected {
@@ -317,6 +332,18 @@ impl NTupleNetwork {
     pub fn load(path: &Path) -> Result<NTupleNetwork, NetworkError> {
         NTupleNetwork::read_from(std::fs::File::open(path).map_err(NetworkError::Io)?)
     }
+
+    /// Reads the network file at `path` for play: as [`NTupleNetwork::load`], but
+    /// without the coherence a network that learns with it keeps (checked, not kept),
+    /// which a player never reads and which is twice the size of the weights.
+    ///
+    /// # Errors
+    ///
+    /// As [`NTupleNetwork::load`].
+    pub fn load_for_play(path: &Path) -> Result<NTupleNetwork, NetworkError> {
+        let file = std::fs::File::open(path).map_err(NetworkError::Io)?;
+        NTupleNetwork::read_checked(file, false)
+    }
 }
 
 #[cfg(test)]
@@ -363,6 +390,15 @@ mod tests {
         let back = NTupleNetwork::read_from(&bytes[..]).expect("reads");
         assert_eq!(back.coherence(), net.coherence());
         assert_eq!(back.weights(), net.weights());
+        let play = NTupleNetwork::read_checked(&bytes[..], false).expect("reads");
+        assert_eq!(play.weights(), net.weights());
+        assert!(play.coherence().is_none());
+        // Checked all the same.
+        let mut flipped = bytes.clone();
+        let at = bytes.len() - 12;
+        flipped[at] ^= 1;
+        let err = NTupleNetwork::read_checked(&flipped[..], false).unwrap_err();
+        assert!(err.to_string().contains("checksum"), "{err}");
         let err = NTupleNetwork::read_from(&bytes[..bytes.len() - 20]).unwrap_err();
         assert!(
             err.to_string().contains("ends in the coherence of tuple 2"),

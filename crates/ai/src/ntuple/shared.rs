@@ -15,7 +15,9 @@ static LOADED: Mutex<Vec<(FileKey, Weak<NTupleNetwork>)>> = Mutex::new(Vec::new(
 impl NTupleNetwork {
     /// The network in the file at `path`, shared: while any player holds the network
     /// read from a file, creating another from the same unchanged file reads nothing
-    /// again. A benchmark creates a player per game, and a 4x6 network is 256 MiB.
+    /// again. A benchmark creates a player per game, and a 4x6 network is 256 MiB. The
+    /// coherence a network keeps for learning is left out
+    /// ([`NTupleNetwork::load_for_play`]).
     ///
     /// # Errors
     ///
@@ -35,7 +37,7 @@ impl NTupleNetwork {
         {
             return Ok(net);
         }
-        let net = Arc::new(NTupleNetwork::load(path)?);
+        let net = Arc::new(NTupleNetwork::load_for_play(path)?);
         loaded.push((key, Arc::downgrade(&net)));
         Ok(net)
     }
