@@ -1,7 +1,7 @@
 //! N-tuple networks: training is deterministic and learns, files round-trip, and
 //! players load a network by name.
 
-use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TdConfig};
+use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TrainConfig, Trainer};
 use ai2048_ai::{create_player, SearchLimits};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Game, Rules};
@@ -11,15 +11,15 @@ fn small() -> NTupleNetwork {
 }
 
 /// Plain TD steps, with which the figures below were measured.
-fn td() -> TdConfig {
-    TdConfig {
+fn td() -> TrainConfig {
+    TrainConfig {
         alpha: 0.1,
         learning: Learning::Td,
-        ..TdConfig::default()
+        ..TrainConfig::default()
     }
 }
 
-fn train(net: &mut NTupleNetwork, games: u64, config: &TdConfig) -> Vec<u64> {
+fn train(net: &mut NTupleNetwork, games: u64, config: &TrainConfig) -> Vec<u64> {
     (0..games).map(|_| train_game(net, config).score).collect()
 }
 
@@ -29,10 +29,11 @@ fn temp_file(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn training_in_parts_through_a_file_is_training_at_once() {
-    // Temporal coherence, whose state the file must keep too.
-    let config = TdConfig {
+    // Temporal coherence, whose state the file must keep too, and restarts.
+    let config = TrainConfig {
         seed: 11,
-        ..TdConfig::default()
+        restart: Some(ai2048_ai::ntuple::Restart::default()),
+        ..TrainConfig::default()
     };
     let mut whole = small();
     let all = train(&mut whole, 30, &config);
@@ -47,8 +48,81 @@ fn training_in_parts_through_a_file_is_training_at_once() {
     assert!(part.coherence().is_some());
     // Another seed plays other games.
     let mut other = small();
-    let other_scores = train(&mut other, 30, &TdConfig { seed: 12, ..config });
+    let other_scores = train(&mut other, 30, &TrainConfig { seed: 12, ..config });
     assert_ne!(other_scores, all);
+}
+
+#[test]
+fn one_thread_trains_as_one_game_at_a_time() {
+    let config = TrainConfig {
+        seed: 3,
+        ..TrainConfig::default()
+    };
+    let mut by_games = small();
+    let scores = train(&mut by_games, 25, &config);
+    let mut at_once = small();
+    let heard = std::sync::Mutex::new(Vec::new());
+    let trained = Trainer::new(config).train(&mut at_once, 25, &|| true, &|game| {
+        heard
+            .lock()
+            .expect("one thread")
+            .push((game.index, game.score));
+    });
+    assert_eq!(trained, 25);
+    let heard = heard.into_inner().expect("one thread");
+    assert_eq!(heard.iter().map(|g| g.1).collect::<Vec<_>>(), scores);
+    assert_eq!(
+        heard.iter().map(|g| g.0).collect::<Vec<_>>(),
+        (0..25).collect::<Vec<_>>()
+    );
+    assert_eq!(at_once.weights(), by_games.weights());
+}
+
+#[test]
+fn threads_play_every_game_once_and_stop_when_asked() {
+    let mut net = small();
+    let config = TrainConfig {
+        threads: 3,
+        ..TrainConfig::default()
+    };
+    let heard = std::sync::Mutex::new(Vec::new());
+    let trained = Trainer::new(config).train(&mut net, 40, &|| true, &|game| {
+        heard.lock().expect("no panic").push(game.index);
+    });
+    let mut heard = heard.into_inner().expect("no panic");
+    heard.sort_unstable();
+    assert_eq!((trained, net.games()), (40, 40));
+    assert_eq!(heard, (0..40).collect::<Vec<_>>());
+    // Told to stop after ten games have started, the threads finish what they began:
+    // the network counts exactly the games played, the next ones in its life.
+    let started = std::sync::atomic::AtomicU64::new(0);
+    let heard = std::sync::Mutex::new(Vec::new());
+    let trained = Trainer::new(config).train(
+        &mut net,
+        1000,
+        &|| started.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 10,
+        &|game| heard.lock().expect("no panic").push(game.index),
+    );
+    let mut heard = heard.into_inner().expect("no panic");
+    heard.sort_unstable();
+    assert_eq!(trained, 10);
+    assert_eq!(net.games(), 50);
+    assert_eq!(heard, (40..50).collect::<Vec<_>>());
+}
+
+#[test]
+fn restarts_train_more_moves_than_the_game_has() {
+    let mut net = small();
+    let config = TrainConfig {
+        restart: Some(ai2048_ai::ntuple::Restart::default()),
+        ..td()
+    };
+    let game = train_game(&mut net, &config);
+    // Back to the middle of every stretch while it has 10 moves: the game's second
+    // half at least once more.
+    assert!(game.trained_moves > game.moves + game.moves / 2, "{game:?}");
+    let plain = train_game(&mut small(), &td());
+    assert_eq!(plain.trained_moves, plain.moves);
 }
 
 #[test]
@@ -57,7 +131,6 @@ fn the_network_learns_to_play() {
     let scores = train(&mut net, 400, &td());
     let mean = |s: &[u64]| s.iter().sum::<u64>() as f64 / s.len() as f64;
     let (first, last) = (mean(&scores[..100]), mean(&scores[300..]));
-    // Measured: a mean score of 4595 over the first 100 games, 8813 over the last.
     assert!(
         last > 1.5 * first,
         "first 100 games {first}, last 100 {last}"
@@ -72,8 +145,7 @@ fn players_take_a_network_file() {
     std::fs::write(&path, net.to_bytes()).expect("written");
     let path_text = path.to_str().expect("utf-8");
 
-    // The trained greedy player outplays the default greedy player on the same games
-    // (measured: a mean score of 8247 against 3714).
+    // The trained greedy player outplays the default greedy player on the same games.
     let play = |spec: &str, games: u64| -> u64 {
         let mut total = 0;
         for i in 0..games {
@@ -89,8 +161,7 @@ fn players_take_a_network_file() {
     let trained = play(&format!("greedy:network={path_text}"), 20);
     let simple = play("greedy", 20);
     assert!(trained > 2 * simple, "network {trained}, simple {simple}");
-    // Searched one chance layer deep, the same network plays better still (measured:
-    // 13098 against 7974 over the first five games).
+    // Searched one chance layer deep, the same network plays better still.
     let deeper = play(&format!("expectimax:depth=1,network={path_text}"), 5);
     let greedy = play(&format!("greedy:network={path_text}"), 5);
     assert!(deeper > greedy, "expectimax {deeper}, greedy {greedy}");

@@ -45,6 +45,7 @@
 #![deny(missing_docs)]
 
 mod cmaes;
+mod curve;
 mod json;
 mod plot;
 mod record;
@@ -56,6 +57,7 @@ mod sweep;
 mod tune;
 
 pub use cmaes::CmaEs;
+pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use record::GameRecord;

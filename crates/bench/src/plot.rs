@@ -19,7 +19,7 @@ static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
 const SIZE: (u32, u32) = (960, 640);
 
 /// One colour per depth, in the order of the rows (Tableau 10), then round again.
-const COLOURS: [RGBColor; 10] = [
+pub(crate) const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -32,7 +32,7 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
-/// The file formats of [`plot_sweep`].
+/// The file formats of [`plot_sweep`] and [`plot_curve`](crate::plot_curve).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlotFormat {
     /// SVG: vector graphics, text as text.
@@ -115,25 +115,34 @@ pub fn plot_sweep(
     format: PlotFormat,
     title: &str,
 ) -> Result<Vec<u8>, PlotError> {
+    struct Sweep<'a>(&'a [SweepRow], &'a str);
+    impl Drawing for Sweep<'_> {
+        fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+            draw(root, self.0, self.1)
+        }
+    }
+    render(format, &Sweep(rows, title))
+}
+
+/// A plot that draws on any backend.
+pub(crate) trait Drawing {
+    /// Draws the plot on `root`.
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<(), PlotError>;
+}
+
+/// Draws `plot` in `format` and returns the file's bytes.
+pub(crate) fn render(format: PlotFormat, plot: &impl Drawing) -> Result<Vec<u8>, PlotError> {
     register_fonts()?;
     match format {
         PlotFormat::Svg => {
             let mut svg = String::new();
-            draw(
-                SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
-                rows,
-                title,
-            )?;
+            plot.draw(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area())?;
             Ok(svg.into_bytes())
         }
         PlotFormat::Png => {
             let (w, h) = SIZE;
             let mut pixels = vec![0u8; w as usize * h as usize * 3];
-            draw(
-                BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area(),
-                rows,
-                title,
-            )?;
+            plot.draw(BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area())?;
             encode_png(&pixels, SIZE)
         }
     }

@@ -433,13 +433,15 @@ pub struct TuneArgs {
 moves the value of the board its previous move left toward that move's score plus the value \
 of the new board (TD(0) on afterstates, as Szubert and Jaśkowski's 2048 networks learn). \
 Game g of the network's life plays from seed derive(--seed, g), so training in parts with \
---resume plays the same games as training at once. Every --report games a line gives the \
-mean score of those games and the share reaching each tile. With --learning tc the file also \
-keeps every weight's coherence (three times the size), so that --resume goes on exactly. The network is written to --out \
-at most every --save-every seconds, at a report line, and at the end. Ctrl-C stops cleanly: \
-the game in progress still finishes, the network is written, and the exit code is 130 (a \
-second Ctrl-C quits at once, and loses what was not written). Use the file with \
---ai greedy:network=FILE (the policy it learned) or --ai expectimax:network=FILE."
+--resume and --threads 1 plays the same games, and makes the same network, as training at \
+once. With more threads (the default: every core) the threads share the weights without \
+locks, and the network differs from run to run. Every --report games a line gives the mean \
+score of those games and the share reaching each tile. With --learning tc the file also keeps \
+every weight's coherence (three times the size). The network is written to --out about every \
+--save-every seconds and at the end. Ctrl-C stops cleanly: the games in progress still finish, \
+the network is written, and the exit code is 130 (a second Ctrl-C quits at once, and loses \
+what was not written). Use the file with --ai greedy:network=FILE (the policy it learned) or \
+--ai expectimax:network=FILE."
 )]
 pub struct TrainArgs {
     /// The network file to write (and, with --resume, to go on from).
@@ -448,10 +450,33 @@ pub struct TrainArgs {
     /// Go on training the network in --out instead of starting a new one.
     #[arg(long)]
     pub resume: bool,
-    /// The tuples of a new network: 4x6 (256 MiB), small (1.25 MiB), or cells such as
-    /// 0,1,2,3;4,5,6,7 (default 4x6).
+    /// The tuples of a new network: 4x6 (256 MiB), 5x6, 8x6, small (1.25 MiB), or
+    /// cells such as 0,1,2,3;4,5,6,7 (default 4x6).
     #[arg(long, value_name = "SET")]
     pub tuples: Option<String>,
+    /// The stages of a new network: where each further set of tables begins, as sums of
+    /// the board's distinct tiles (16384: once the board holds a 16384; 16384,49152:
+    /// also once it holds a 32768 and a 16384). Default: one stage.
+    #[arg(long, value_name = "T,...")]
+    pub stages: Option<String>,
+    /// The value every board of a new network starts at (optimistic initialization,
+    /// as Guei et al. 2022: 320000 makes it try what it has not seen). Default 0.
+    #[arg(long, value_name = "V")]
+    pub init: Option<f32>,
+    /// Threads training at once on one set of weights, without locks (default: all
+    /// cores). With 1, training is deterministic and --resume goes on exactly; with
+    /// more, the network differs from run to run.
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
+    /// After each game, play on from a position late in it, again and again, so the
+    /// end game is trained more: back to FRACTION of the way through each stretch
+    /// (0.5 if only --restart is given), while it is at least 10 moves long.
+    #[arg(long, value_name = "FRACTION", num_args = 0..=1, default_missing_value = "0.5")]
+    pub restart: Option<f32>,
+    /// Draw the learning curve (mean score and tile rates per report) to this SVG or
+    /// PNG file at the end.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
     /// Games to train now.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub games: u64,
@@ -470,8 +495,7 @@ pub struct TrainArgs {
     /// Games per report line.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub report: u64,
-    /// Write the network at the first report line this many seconds after the last
-    /// write (and always at the end).
+    /// Write the network about this often (between games), and always at the end.
     #[arg(long, default_value_t = 300, value_name = "SECS")]
     pub save_every: u64,
     /// No progress bar.

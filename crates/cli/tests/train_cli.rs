@@ -18,6 +18,10 @@ fn train(out: &Path, games: &str, extra: &[&str]) -> String {
         "--out",
     ];
     args.push(path(out));
+    if !extra.contains(&"-t") {
+        // One thread: the same network every run.
+        args.extend_from_slice(&["-t", "1"]);
+    }
     args.extend_from_slice(extra);
     let run = ai2048(&args);
     let stdout = text(&run.stdout);
@@ -66,9 +70,61 @@ fn training_reports_a_learning_curve_and_resumes_exactly() {
     assert!(stdout.contains("the network has 50 games"), "{stdout}");
     let at_once = temp_path("at-once");
     train(&at_once, "50", &[]);
-    let (a, b) = (std::fs::read(&out), std::fs::read(&at_once));
+    let (a, b) = (NTupleNetwork::load(&out), NTupleNetwork::load(&at_once));
     let _ = (std::fs::remove_file(&out), std::fs::remove_file(&at_once));
-    assert!(a.expect("read") == b.expect("read"), "the files differ");
+    let (a, b) = (a.expect("read"), b.expect("read"));
+    assert_eq!(a.games(), b.games());
+    assert!(a.weights() == b.weights(), "the weights differ");
+    assert!(a.coherence() == b.coherence(), "the coherence differs");
+    // The notes name both runs.
+    assert_eq!(a.notes().lines().count(), 2, "{}", a.notes());
+    assert!(
+        a.notes().contains("games 40..50, 1 thread"),
+        "{}",
+        a.notes()
+    );
+}
+
+#[test]
+fn threads_restarts_stages_and_a_plot() {
+    let out = temp_path("options");
+    let plot = common::temp_path("curve", "svg");
+    let stdout = train(
+        &out,
+        "40",
+        &[
+            "-t",
+            "2",
+            "--restart",
+            "--stages",
+            "2048",
+            "--init",
+            "1000",
+            "--plot",
+            path(&plot),
+        ],
+    );
+    assert!(
+        stdout.contains("2 stages (2048)") && stdout.contains("2 threads, restarts at 0.5"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("learning curve drawn to"), "{stdout}");
+    let svg = std::fs::read_to_string(&plot).expect("a plot");
+    let net = NTupleNetwork::load(&out).expect("a network");
+    let _ = (std::fs::remove_file(&out), std::fs::remove_file(&plot));
+    assert!(
+        svg.starts_with("<svg") && svg.contains("games trained"),
+        "{svg}"
+    );
+    assert_eq!((net.games(), net.stages().count()), (40, 2));
+    // The restarts trained more moves than the games played.
+    let trained: u64 = stdout
+        .split(" trained moves")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no trained moves in {stdout}"));
+    assert!(trained > 40 * 100, "{stdout}");
 }
 
 #[test]
@@ -114,6 +170,26 @@ fn bad_arguments_and_files_are_clear_errors() {
             "--tuples: ",
         ),
         (
+            &["--out", path(&existing), "--resume", "--stages", "16384"],
+            "--stages: ",
+        ),
+        (
+            &["--out", path(&existing), "--resume", "--init", "5"],
+            "--init: only a new network",
+        ),
+        (
+            &["--out", path(&missing), "--stages", "9,3"],
+            "thresholds must increase",
+        ),
+        (
+            &["--out", path(&missing), "--init", "inf"],
+            "--init must be a number",
+        ),
+        (
+            &["--out", path(&missing), "--plot", "curve.pdf"],
+            "name it .svg or .png",
+        ),
+        (
             &["--out", path(&missing), "--tuples", "0,1,1"],
             "cell 1 comes twice",
         ),
@@ -155,7 +231,7 @@ fn ctrl_c_writes_the_network_and_exits_130() {
         "--report",
         "5",
         "--save-every",
-        "0",
+        "1",
         "-q",
         "--out",
     ];

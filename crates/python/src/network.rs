@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ai2048_ai::eval::Evaluator;
 use ai2048_ai::ntuple::{
-    best_afterstate, parse_tuples, train_game, Learning, NTupleNetwork, TdConfig,
+    best_afterstate, parse_tuples, Learning, NTupleNetwork, Restart, TrainConfig, Trainer,
 };
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
@@ -71,18 +71,22 @@ impl PyNetwork {
 
     /// Trains the network on ``games`` more games (TD(0) on afterstates), played under
     /// the rules ``start_tiles`` and ``p4``; game g of the network's life plays from
-    /// ``derive_seed(seed, g)``, so training in parts makes the network that training
-    /// at once makes.
+    /// ``derive_seed(seed, g)``, so training in parts with one thread makes the
+    /// network that training at once makes.
     ///
     /// ``learning`` is ``"tc"`` (temporal coherence: each weight's steps scaled by how
     /// consistent its errors are) or ``"td"`` (plain steps); a network goes on as it
-    /// has learned, and a new one learns with ``"tc"`` unless told. ``alpha``, the
-    /// learning rate, is 1 for tc and 0.1 for td unless given.
+    /// has learned unless told, and a new one learns with ``"tc"``. ``alpha``, the
+    /// learning rate, is 1 for tc and 0.1 for td unless given. ``threads`` train at
+    /// once on the same weights, without locks (with more than one the result varies
+    /// from run to run). ``restart``, a fraction from 0 to 1, plays on from that far
+    /// through each game once it ends, again and again, so the end game trains more.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
-    /// ``moves``, in order: the learning curve. The GIL is released while training;
-    /// Ctrl-C stops it between games, and the games trained so far stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1))]
+    /// ``moves``, in the order they ended: the learning curve. The GIL is released
+    /// while training; Ctrl-C stops it between games, and the games trained so far
+    /// stay learned.
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -93,43 +97,65 @@ impl PyNetwork {
         seed: u64,
         start_tiles: i64,
         p4: f64,
+        threads: usize,
+        restart: Option<f32>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let asked = learning
             .map(str::parse::<Learning>)
             .transpose()
             .map_err(value_error)?;
-        let learning = self.net().learning_for(asked).map_err(value_error)?;
+        let learning = self.net().learning_for(asked);
         let alpha = alpha.unwrap_or_else(|| learning.default_alpha());
         if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
             return Err(value_error(format!(
                 "alpha must be above 0 and at most 1, not {alpha}"
             )));
         }
-        let config = TdConfig {
+        if !(1..=1024).contains(&threads) {
+            return Err(value_error(format!(
+                "threads must be from 1 to 1024, not {threads}"
+            )));
+        }
+        let restart = match restart {
+            Some(at) if !(0.0..1.0).contains(&at) => {
+                return Err(value_error(format!(
+                    "restart must be from 0 up to (not including) 1, not {at}"
+                )))
+            }
+            Some(at) => Some(Restart {
+                at,
+                ..Restart::default()
+            }),
+            None => None,
+        };
+        let trainer = Trainer::new(TrainConfig {
             alpha,
             learning,
             seed,
             rules: rules_of(start_tiles, p4, false)?,
-        };
-        let (mut scores, mut tiles, mut moves) = (Vec::new(), Vec::new(), Vec::new());
-        while (scores.len() as u64) < games {
-            let left = games - scores.len() as u64;
-            let played = py.detach(|| {
-                let mut net = self.net();
-                let started = Instant::now();
-                let mut played = Vec::new();
-                while (played.len() as u64) < left && started.elapsed() < TRAIN_SLICE {
-                    played.push(train_game(&mut net, &config));
-                }
-                played
+            threads,
+            restart,
+        });
+        let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
+        let mut trained = 0;
+        while trained < games {
+            trained += py.detach(|| {
+                let until = Instant::now() + TRAIN_SLICE;
+                trainer.train(
+                    &mut self.net(),
+                    games - trained,
+                    &|| Instant::now() < until,
+                    &|game| {
+                        let mut p = played.lock().unwrap_or_else(PoisonError::into_inner);
+                        p.0.push(game.score);
+                        p.1.push(game.max_tile);
+                        p.2.push(game.moves);
+                    },
+                )
             });
-            for game in played {
-                scores.push(game.score);
-                tiles.push(game.max_tile);
-                moves.push(game.moves);
-            }
             py.check_signals()?;
         }
+        let (scores, tiles, moves) = played.into_inner().unwrap_or_else(PoisonError::into_inner);
         let out = PyDict::new(py);
         out.set_item("score", PyList::new(py, scores)?)?;
         out.set_item("max_tile", PyList::new(py, tiles)?)?;
@@ -183,7 +209,7 @@ impl PyNetwork {
     /// The number of weights.
     #[getter]
     fn weight_count(&self) -> usize {
-        self.net().weights().len()
+        self.net().weight_count()
     }
 
     fn __repr__(&self) -> String {
@@ -193,7 +219,7 @@ impl PyNetwork {
             "Network(\"{}\", games={}, weights={})",
             tuples.join(";"),
             net.games(),
-            net.weights().len()
+            net.weight_count()
         )
     }
 }

@@ -93,10 +93,10 @@ def test_bad_arguments_and_files_are_clear_errors(tmp_path: Path) -> None:
         Network("small").train(1, alpha=0)
     with pytest.raises(ValueError, match='unknown learning "sgd": expected td or tc'):
         Network("small").train(1, learning="sgd")
-    td = Network("small")
-    td.train(1, learning="td")
-    with pytest.raises(ValueError, match="the network has learned with td"):
-        td.train(1, learning="tc")
+    with pytest.raises(ValueError, match="threads must be from 1 to 1024, not 0"):
+        Network("small").train(1, threads=0)
+    with pytest.raises(ValueError, match="restart must be from 0 up to"):
+        Network("small").train(1, restart=1.5)
     with pytest.raises(ValueError, match="invalid rules"):
         Network("small").train(1, p4=2)
     with pytest.raises(OSError):
@@ -110,3 +110,15 @@ def test_bad_arguments_and_files_are_clear_errors(tmp_path: Path) -> None:
         Network.load(corrupt)
     with pytest.raises(ValueError, match="not an ai2048 n-tuple network"):
         Network.load(Path(__file__))
+
+
+def test_threads_and_restarts_train_every_game_once() -> None:
+    net = Network("small")
+    curve = net.train(30, seed=1, threads=2, restart=0.5)
+    assert net.games == 30
+    assert len(curve["score"]) == 30
+    # A network learning plainly may go on with temporal coherence (Guei et al.'s recipe).
+    td = Network("small")
+    td.train(5, learning="td")
+    td.train(5, learning="tc")
+    assert td.games == 10

@@ -52,6 +52,7 @@ pub use cobb_douglas::{CobbDouglas, Heuristics, COBB_DOUGLAS_EXPONENTS, FLOOR};
 pub use config::{EvalConfig, EvalError};
 pub use features::Feature;
 pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
+#[cfg(test)]
 pub(crate) use matrix::SYMMETRIES;
 pub use matrix::{symmetries, MatrixEval, CORNER, DIAGONAL, SNAKE};
 pub use simple::{Simple, SIMPLE_EMPTY_BONUS};

@@ -3,29 +3,39 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | the magic `ai2048nt` |
-//! | 4 | the format version (`u32`): 1, or 2 for a network that learns with temporal coherence |
+//! | 4 | the format version (`u32`): 3 |
 //! | 8 | games trained (`u64`) |
 //! | 4 | the number of tuples (`u32`) |
 //! | 1 + n per tuple | its number of cells n, then the cells (`u8` each) |
-//! | 4 per weight | every table, in the order of the tuples (`f32`) |
-//! | 8 per weight | version 2 only: every weight's coherence E and A (`f32` each) |
+//! | 4 | the number of stage thresholds (`u32`), then each (`u32`; see [`Stages`]) |
+//! | 1 | 1 when the weights' coherence follows them, else 0 |
+//! | 4 + n | the notes: their length in bytes (`u32`), then UTF-8 text |
+//! | 4 per weight | every table of every stage, as [`NTupleNetwork::weights`] orders them (`f32`) |
+//! | 8 per weight | with coherence only: every weight's E and A (`f32` each) |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`) |
 //!
-//! All numbers are little-endian.
+//! All numbers are little-endian. Versions 1 and 2 (one stage, no notes, version 2
+//! with coherence) are still read: their tables list a tuple's first cell as the least
+//! significant digit of the index, and are reordered as they are read.
 
 use core::fmt;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::{NTupleNetwork, Tuple};
+use super::index::reversed_digits;
+use super::weights::{Weights, COHERENCE_START};
+use super::{NTupleNetwork, Stages, Tuple};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
-/// The format version of a network without coherence; one with it is `VERSION + 1`.
-const VERSION: u32 = 1;
+/// The format version written.
+const VERSION: u32 = 3;
 
-/// The most weights a file may hold, 2^28 (1 GiB), so that a corrupt header cannot ask
-/// for more memory than any network needs.
-pub const MAX_WEIGHTS: usize = 1 << 28;
+/// The most weights a file may hold, 2^30 (4 GiB of `f32`), so that a corrupt header
+/// cannot ask for more memory than any network needs.
+pub const MAX_WEIGHTS: usize = 1 << 30;
+
+/// The longest notes a file may hold.
+const MAX_NOTES: usize = 1 << 20;
 
 /// A network file that cannot be read.
 #[derive(Debug)]
@@ -49,8 +59,7 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::Version(v) => write!(
                 f,
-                "network format version {v}, but this build reads versions {VERSION} and {}",
-                VERSION + 1
+                "network format version {v}, but this build reads versions 1 to {VERSION}"
             ),
             NetworkError::Corrupt(what) => write!(f, "the network file is corrupt: {what}"),
         }
@@ -94,6 +103,10 @@ impl<R: Read> Checked<R> {
         Ok(buf)
     }
 
+    fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
+        Ok(u32::from_le_bytes(self.bytes(what)?))
+    }
+
     fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
         self.inner.read_exact(buf).map_err(|e| match e.kind() {
             io::ErrorKind::UnexpectedEof => {
@@ -106,22 +119,51 @@ impl<R: Read> Checked<R> {
     }
 }
 
-/// Reads `per_weight` finite floats for every weight of every tuple's table (the
-/// weights, or their coherence) and hands each to `push`. `what` names them in errors.
+/// Where the weights of a file are: the tables of each stage, tuple after tuple.
+struct Layout<'a> {
+    tuples: &'a [Tuple],
+    stages: usize,
+}
+
+impl Layout<'_> {
+    /// Every table in file order: (stage, tuple number from 1, its length).
+    fn tables(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (0..self.stages).flat_map(move |s| {
+            self.tuples
+                .iter()
+                .enumerate()
+                .map(move |(t, tuple)| (s, t + 1, tuple.table_len()))
+        })
+    }
+
+    fn name(&self, stage: usize, tuple: usize) -> String {
+        if self.stages > 1 {
+            format!("tuple {tuple} of stage {}", stage + 1)
+        } else {
+            format!("tuple {tuple}")
+        }
+    }
+}
+
+/// Reads `per_weight` finite floats for every weight of every table (the weights, or
+/// their coherence) and hands each to `push`. `what` names them in errors.
 fn read_floats<R: Read>(
     r: &mut Checked<R>,
-    tuples: &[Tuple],
+    layout: &Layout<'_>,
     per_weight: usize,
     what: &str,
     mut push: impl FnMut(f32),
 ) -> Result<(), NetworkError> {
     let mut chunk = vec![0u8; 1 << 16];
-    for (t, tuple) in tuples.iter().enumerate() {
-        let total = per_weight * tuple.table_len();
+    for (stage, t, len) in layout.tables() {
+        let total = per_weight * len;
         let mut done = 0;
         while done < total {
             let n = (total - done).min(chunk.len() / 4);
-            r.fill(&mut chunk[..4 * n], &format!("{what} of tuple {}", t + 1))?;
+            r.fill(
+                &mut chunk[..4 * n],
+                &format!("{what} of {}", layout.name(stage, t)),
+            )?;
             for (k, bytes) in chunk[..4 * n].chunks_exact(4).enumerate() {
                 let x = f32::from_le_bytes(bytes.try_into().expect("4 bytes"));
                 if !x.is_finite() {
@@ -132,8 +174,8 @@ fn read_floats<R: Read>(
                         "the coherence of weight"
                     };
                     return Err(NetworkError::Corrupt(format!(
-                        "{name} {at} of tuple {} is {x}",
-                        t + 1
+                        "{name} {at} of {} is {x}",
+                        layout.name(stage, t)
                     )));
                 }
                 push(x);
@@ -142,6 +184,21 @@ fn read_floats<R: Read>(
         }
     }
     Ok(())
+}
+
+/// Puts the weights of a version 1 or 2 file, `values[i]` for weight i, in this
+/// version's order: each table's index digits reversed.
+fn reorder_old(tuples: &[Tuple], values: &mut [f32]) {
+    let mut start = 0;
+    for tuple in tuples {
+        let len = tuple.table_len();
+        let table = &mut values[start..start + len];
+        let old = table.to_vec();
+        for (i, w) in old.into_iter().enumerate() {
+            table[reversed_digits(i, tuple.cells().len())] = w;
+        }
+        start += len;
+    }
 }
 
 impl NTupleNetwork {
@@ -158,24 +215,45 @@ impl NTupleNetwork {
             out.write_all(bytes)
         };
         put(&mut out, MAGIC)?;
-        let version = VERSION + u32::from(self.coherence().is_some());
-        put(&mut out, &version.to_le_bytes())?;
+        put(&mut out, &VERSION.to_le_bytes())?;
         put(&mut out, &self.games().to_le_bytes())?;
         put(&mut out, &(self.tuples().len() as u32).to_le_bytes())?;
         for tuple in self.tuples() {
             put(&mut out, &[tuple.cells().len() as u8])?;
             put(&mut out, tuple.cells())?;
         }
+        let thresholds = self.stages().thresholds();
+        put(&mut out, &(thresholds.len() as u32).to_le_bytes())?;
+        for t in thresholds {
+            put(&mut out, &t.to_le_bytes())?;
+        }
+        put(&mut out, &[u8::from(self.is_coherent())])?;
+        let notes = self.notes().as_bytes();
+        let notes = &notes[..notes.len().min(MAX_NOTES)];
+        put(&mut out, &(notes.len() as u32).to_le_bytes())?;
+        put(&mut out, notes)?;
         let mut chunk = Vec::with_capacity(1 << 16);
-        for block in self.weights().chunks(1 << 14) {
+        let len = self.weight_count();
+        for start in (0..len).step_by(1 << 14) {
             chunk.clear();
-            chunk.extend(block.iter().flat_map(|w| w.to_le_bytes()));
+            for i in start..(start + (1 << 14)).min(len) {
+                chunk.extend_from_slice(&self.weight(i).to_le_bytes());
+            }
             put(&mut out, &chunk)?;
         }
-        for block in self.coherence().unwrap_or_default().chunks(1 << 13) {
-            chunk.clear();
-            chunk.extend(block.iter().flatten().flat_map(|x| x.to_le_bytes()));
-            put(&mut out, &chunk)?;
+        if let Weights::Coherent(w) = self.storage() {
+            for block in w.chunks(1 << 13) {
+                chunk.clear();
+                for [_, e, a] in block {
+                    chunk.extend_from_slice(
+                        &e.load(std::sync::atomic::Ordering::Relaxed).to_le_bytes(),
+                    );
+                    chunk.extend_from_slice(
+                        &a.load(std::sync::atomic::Ordering::Relaxed).to_le_bytes(),
+                    );
+                }
+                put(&mut out, &chunk)?;
+            }
         }
         let sum = hash.0.to_le_bytes();
         out.write_all(&sum)?;
@@ -185,7 +263,7 @@ impl NTupleNetwork {
     /// The network as the bytes of its file.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(4 * self.weights().len() + 64);
+        let mut bytes = Vec::with_capacity(4 * self.weight_count() + 64);
         self.write_to(&mut bytes)
             .expect("writing to memory cannot fail");
         bytes
@@ -196,8 +274,8 @@ impl NTupleNetwork {
     /// # Errors
     ///
     /// [`NetworkError::NotANetwork`], [`NetworkError::Version`] or
-    /// [`NetworkError::Corrupt`] (bad tuples, too many weights, a weight that is not
-    /// finite, a short file, bytes after the end, or a wrong checksum), or
+    /// [`NetworkError::Corrupt`] (bad tuples or stages, too many weights, a weight that
+    /// is not finite, a short file, bytes after the end, or a wrong checksum), or
     /// [`NetworkError::Io`].
     ///
     /// ```
@@ -206,7 +284,7 @@ impl NTupleNetwork {
     /// let mut bytes = net.to_bytes();
     /// let back = NTupleNetwork::read_from(&bytes[..])?;
     /// assert_eq!(back.tuples(), net.tuples());
-    /// bytes[40] ^= 1;
+    /// bytes[60] ^= 1;
     /// let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
     /// assert!(err.to_string().contains("checksum"), "{err}");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -229,36 +307,75 @@ impl NTupleNetwork {
         if &magic != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
-        let version = u32::from_le_bytes(r.bytes("the header")?);
-        if version != VERSION && version != VERSION + 1 {
+        let version = r.u32("the header")?;
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
         let games = u64::from_le_bytes(r.bytes("the header")?);
-        let count = u32::from_le_bytes(r.bytes("the header")?);
+        let count = r.u32("the header")?;
         let mut tuples = Vec::new();
-        let mut total = 0usize;
+        let mut per_stage = 0usize;
         for i in 1..=count {
             let [len] = r.bytes(&format!("tuple {i}"))?;
             let mut cells = vec![0; usize::from(len)];
             r.fill(&mut cells, &format!("tuple {i}"))?;
             let tuple =
                 Tuple::new(&cells).map_err(|e| NetworkError::Corrupt(format!("tuple {i}: {e}")))?;
-            total += tuple.table_len();
-            if total > MAX_WEIGHTS {
+            per_stage += tuple.table_len();
+            if per_stage > MAX_WEIGHTS || i > 16 {
                 return Err(NetworkError::Corrupt(format!(
-                    "its {count} tuples hold more than {MAX_WEIGHTS} weights"
+                    "its {count} tuples hold more than {MAX_WEIGHTS} weights or are more than 16"
                 )));
             }
             tuples.push(tuple);
         }
-        let mut weights = Vec::with_capacity(total);
-        read_floats(&mut r, &tuples, 1, "the weights", |w| weights.push(w))?;
+        let (stages, coherent, notes) = if version >= 3 {
+            let n = r.u32("the stages")? as usize;
+            if n >= super::MAX_STAGES {
+                return Err(NetworkError::Corrupt(format!("{n} stage thresholds")));
+            }
+            let mut thresholds = Vec::with_capacity(n);
+            for _ in 0..n {
+                thresholds.push(r.u32("the stages")?);
+            }
+            let stages = Stages::new(thresholds)
+                .map_err(|e| NetworkError::Corrupt(format!("the stages: {e}")))?;
+            let [flag] = r.bytes("the header")?;
+            if flag > 1 {
+                return Err(NetworkError::Corrupt(format!(
+                    "the coherence flag is {flag}"
+                )));
+            }
+            let len = r.u32("the notes")? as usize;
+            if len > MAX_NOTES {
+                return Err(NetworkError::Corrupt(format!("notes of {len} bytes")));
+            }
+            let mut notes = vec![0; len];
+            r.fill(&mut notes, "the notes")?;
+            let notes = String::from_utf8(notes)
+                .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))?;
+            (stages, flag == 1, notes)
+        } else {
+            (Stages::one(), version == 2, String::new())
+        };
+        if per_stage * stages.count() > MAX_WEIGHTS {
+            return Err(NetworkError::Corrupt(format!(
+                "its tuples and stages hold more than {MAX_WEIGHTS} weights"
+            )));
+        }
+        let layout = Layout {
+            tuples: &tuples,
+            stages: stages.count(),
+        };
+        let total = per_stage * stages.count();
+        let mut values = Vec::with_capacity(total);
+        read_floats(&mut r, &layout, 1, "the weights", |w| values.push(w))?;
         let mut coherence = None;
-        if version == VERSION + 1 {
+        if coherent {
             let mut kept: Vec<[f32; 2]> =
                 Vec::with_capacity(if keep_coherence { total } else { 0 });
             let mut e = None;
-            read_floats(&mut r, &tuples, 2, "the coherence", |x| {
+            read_floats(&mut r, &layout, 2, "the coherence", |x| {
                 if keep_coherence {
                     match e.take() {
                         None => e = Some(x),
@@ -281,13 +398,42 @@ impl NTupleNetwork {
                 "there are bytes after the checksum".to_owned(),
             ));
         }
-        let mut net = NTupleNetwork::with_weights(tuples, weights, games);
-        if let Some(coherence) = coherence {
-            net.set_coherence(coherence);
+        if version < 3 {
+            reorder_old(&tuples, &mut values);
+            if let Some(c) = &mut coherence {
+                // Version 2 summed whole errors, from 0; this one sums each weight's
+                // share of alpha times the error (alpha 1, tc's default), from a tiny
+                // positive start.
+                let lookups = 8.0 * tuples.len() as f32;
+                let mut pairs: Vec<f32> = c.iter().flatten().copied().collect();
+                let (mut es, mut as_): (Vec<f32>, Vec<f32>) =
+                    pairs.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
+                reorder_old(&tuples, &mut es);
+                reorder_old(&tuples, &mut as_);
+                pairs.clear();
+                *c = es
+                    .into_iter()
+                    .zip(as_)
+                    .map(|(e, a)| {
+                        if a == 0.0 {
+                            [COHERENCE_START; 2]
+                        } else {
+                            [e / lookups, a / lookups]
+                        }
+                    })
+                    .collect();
+            }
         }
-        Ok(net)
+        let plain = Weights::from_values(&values);
+        drop(values);
+        let weights = match coherence {
+            Some(c) => plain.with_coherence(Some(&c)),
+            None => plain,
+        };
+        Ok(NTupleNetwork::from_parts(
+            tuples, stages, weights, games, notes,
+        ))
     }
-
     /// Writes the network to the file at `path`, atomically: into a temporary file in
     /// the same folder, flushed to disk, then renamed over `path`. An interrupted save
     /// leaves the old file (or none), never a truncated one.
@@ -366,9 +512,13 @@ mod tests {
                 3.5 * (i as f32 + 1.0),
             );
         }
-        net.count_game();
+        net.add_games(1);
+        net.add_note("trained by hand");
         net
     }
+
+    /// The bytes before the weights of [`trained`]: header, tuples, stages, flag, notes.
+    const HEADER: usize = 8 + 4 + 8 + 4 + 4 + 3 + 4 + 1 + 4 + 15;
 
     #[test]
     fn a_network_reads_back_as_it_was() {
@@ -378,15 +528,25 @@ mod tests {
         assert_eq!(back.weights(), net.weights());
         assert_eq!(back.games(), 1);
         assert_eq!(back.features(), net.features());
+        assert_eq!(back.notes(), "trained by hand");
+        let staged = NTupleNetwork::with_stages(
+            parse_tuples("0,1").expect("valid"),
+            "16384".parse().expect("valid"),
+            3.0,
+        );
+        let back = NTupleNetwork::read_from(&staged.to_bytes()[..]).expect("reads");
+        assert_eq!(back.stages(), staged.stages());
+        assert_eq!(back.weights(), staged.weights());
     }
 
     #[test]
     fn coherence_reads_back_too() {
         let mut net = trained();
+        net.set_storage(net.storage().with_coherence(None));
         let board: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 8".parse().expect("a board");
-        net.learn_coherent(board, 1.0, 5.0);
+        net.learn(board, 5.0);
         let bytes = net.to_bytes();
-        assert_eq!(bytes[8], 2);
+        assert_eq!(bytes[HEADER - 4 - 15 - 1], 1);
         let back = NTupleNetwork::read_from(&bytes[..]).expect("reads");
         assert_eq!(back.coherence(), net.coherence());
         assert_eq!(back.weights(), net.weights());
@@ -415,18 +575,62 @@ mod tests {
         );
     }
 
+    /// A file in the format of version 1 or 2, as earlier builds wrote it: the first
+    /// cell of a tuple the least significant digit, coherence as sums of whole errors.
+    fn old_file(tuples: &[Tuple], weights: &[f32], coherence: Option<&[[f32; 2]]>) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&(1 + u32::from(coherence.is_some())).to_le_bytes());
+        bytes.extend_from_slice(&7u64.to_le_bytes());
+        bytes.extend_from_slice(&(tuples.len() as u32).to_le_bytes());
+        for t in tuples {
+            bytes.push(t.cells().len() as u8);
+            bytes.extend_from_slice(t.cells());
+        }
+        for w in weights {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        for x in coherence.unwrap_or_default().iter().flatten() {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        let mut hash = Fnv::new();
+        hash.update(&bytes);
+        bytes.extend_from_slice(&hash.0.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn earlier_versions_are_read_in_this_order() {
+        let tuples = parse_tuples("0,1").expect("valid");
+        let mut weights = vec![0.0; 256];
+        // Old index 0x21: cell 0 holds exponent 1, cell 1 exponent 2.
+        weights[0x21] = 5.0;
+        let net = NTupleNetwork::read_from(&old_file(&tuples, &weights, None)[..]).expect("reads");
+        assert_eq!((net.games(), net.is_coherent()), (7, false));
+        assert_eq!(net.weight(0x12), 5.0);
+        let mut coherence = vec![[0.0; 2]; 256];
+        coherence[0x21] = [-8.0, 16.0];
+        let net = NTupleNetwork::read_from(&old_file(&tuples, &weights, Some(&coherence))[..])
+            .expect("reads");
+        let c = net.coherence().expect("kept");
+        assert_eq!(c[0x12], [-1.0, 2.0]);
+        assert_eq!(c[0], [COHERENCE_START; 2]);
+    }
+
     #[test]
     fn damage_is_named() {
         let bytes = trained().to_bytes();
-        let header = 8 + 4 + 8 + 4 + 4 + 3;
+        let tuples_end = 8 + 4 + 8 + 4 + 4 + 3;
         let read = |b: &[u8]| NTupleNetwork::read_from(b).unwrap_err().to_string();
         let mut cases: Vec<(Vec<u8>, &str)> = vec![
             (Vec::new(), "not an ai2048 n-tuple network"),
             (b"ai2048nx".to_vec(), "not an ai2048 n-tuple network"),
             (bytes[..10].to_vec(), "ends in the header"),
-            (bytes[..header - 1].to_vec(), "ends in tuple 2"),
+            (bytes[..tuples_end - 1].to_vec(), "ends in tuple 2"),
+            (bytes[..tuples_end + 2].to_vec(), "ends in the stages"),
+            (bytes[..HEADER - 3].to_vec(), "ends in the notes"),
             (
-                bytes[..header + 100].to_vec(),
+                bytes[..HEADER + 100].to_vec(),
                 "ends in the weights of tuple 1",
             ),
             (bytes[..bytes.len() - 3].to_vec(), "ends in the checksum"),
@@ -434,18 +638,27 @@ mod tests {
         ];
         let mut version = bytes.clone();
         version[8] = 9;
-        cases.push((version, "version 9, but this build reads versions 1 and 2"));
+        cases.push((version, "version 9, but this build reads versions 1 to 3"));
         let mut cell = bytes.clone();
         cell[8 + 4 + 8 + 4 + 2] = 17;
         cases.push((cell, "tuple 1: cell 17 is off the board"));
         let mut count = bytes.clone();
         count[20..24].copy_from_slice(&200u32.to_le_bytes());
         cases.push((count, "tuple 3: a tuple has 1 to 6 cells, not 0"));
+        let mut stages = bytes.clone();
+        stages[tuples_end..tuples_end + 4].copy_from_slice(&9u32.to_le_bytes());
+        cases.push((stages, "9 stage thresholds"));
+        let mut flag = bytes.clone();
+        flag[HEADER - 4 - 15 - 1] = 7;
+        cases.push((flag, "the coherence flag is 7"));
+        let mut notes = bytes.clone();
+        notes[HEADER - 15] = 0xFF;
+        cases.push((notes, "the notes are not UTF-8"));
         let mut flipped = bytes.clone();
-        flipped[header + 1] ^= 0x10;
+        flipped[HEADER + 1] ^= 0x10;
         cases.push((flipped, "checksum does not match"));
         let mut nan = bytes.clone();
-        nan[header + 8..header + 12].copy_from_slice(&f32::NAN.to_le_bytes());
+        nan[HEADER + 8..HEADER + 12].copy_from_slice(&f32::NAN.to_le_bytes());
         cases.push((nan, "weight 2 of tuple 1 is NaN"));
         for (bytes, message) in cases {
             let err = read(&bytes);
@@ -483,7 +696,23 @@ mod tests {
         }
         let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
         assert!(
-            err.to_string().contains("more than 268435456 weights"),
+            err.to_string().contains("more than 1073741824 weights"),
+            "{err}"
+        );
+        // Sixteen 6-tuples fit, but not in 7 stages.
+        let mut bytes = bytes[..24].to_vec();
+        bytes[20..24].copy_from_slice(&16u32.to_le_bytes());
+        for _ in 0..16 {
+            bytes.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
+        }
+        bytes.extend_from_slice(&6u32.to_le_bytes());
+        for t in 1..=6u32 {
+            bytes.extend_from_slice(&(t * 1000).to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0, 0, 0, 0, 0]);
+        let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
+        assert!(
+            err.to_string().contains("tuples and stages hold more"),
             "{err}"
         );
     }

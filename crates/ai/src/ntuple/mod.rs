@@ -2,20 +2,22 @@
 //! (Szubert and Jaśkowski 2014; Yeh et al. 2016; Guei et al. 2022).
 //!
 //! A [`NTupleNetwork`] values a board by looking up a few groups of cells, its
-//! [`Tuple`]s, in tables of weights, at each of the eight symmetries of the board.
-//! [`train_game`] improves the weights by temporal-difference learning over games the
-//! network plays itself ([`TdConfig`]); the network file ([`NTupleNetwork::write_to`],
-//! [`NTupleNetwork::load`]) keeps the weights and how many games trained them, so
-//! training can stop and go on. As an [`Evaluator`](crate::eval::Evaluator) a network
-//! serves every player that evaluates boards: the players' option `network=FILE`
-//! loads one (`greedy:network=FILE` is the policy it was trained as).
+//! [`Tuple`]s, in tables of weights, at each of the eight symmetries of the board,
+//! with a set of tables per [`Stages`] of the game. A [`Trainer`] improves the weights
+//! by temporal-difference learning over games the network plays itself
+//! ([`TrainConfig`]), on as many threads as asked; the network file
+//! ([`NTupleNetwork::write_to`], [`NTupleNetwork::load`]) keeps the weights and how
+//! many games trained them, so training can stop and go on. As an
+//! [`Evaluator`](crate::eval::Evaluator) a network serves every player that evaluates
+//! boards: the players' option `network=FILE` loads one (`greedy:network=FILE` is the
+//! policy it was trained as).
 //!
 //! ```
-//! use ai2048_ai::ntuple::{best_afterstate, parse_tuples, train_game, NTupleNetwork, TdConfig};
+//! use ai2048_ai::ntuple::{best_afterstate, parse_tuples, train_game, NTupleNetwork, TrainConfig};
 //! use ai2048_engine::PlayableBoard;
 //!
 //! let mut net = NTupleNetwork::new(parse_tuples("small")?);
-//! let config = TdConfig { seed: 7, ..TdConfig::default() };
+//! let config = TrainConfig { seed: 7, ..TrainConfig::default() };
 //! let scores: Vec<u64> = (0..20).map(|_| train_game(&mut net, &config).score).collect();
 //! assert_eq!(net.games(), 20);
 //! // Saved and read back, it picks the same moves.
@@ -29,12 +31,18 @@
 //! ```
 
 mod file;
+mod index;
 mod network;
 mod shared;
-mod td;
+mod stages;
+mod trainer;
 mod tuple;
+mod weights;
 
 pub use file::{NetworkError, MAX_WEIGHTS};
-pub use network::{implied_score, NTupleNetwork};
-pub use td::{best_afterstate, train_game, Afterstate, Learning, TdConfig, TrainedGame};
+pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};
+pub use stages::{Stages, StagesError, MAX_STAGES};
+pub use trainer::{
+    best_afterstate, train_game, Afterstate, Learning, Restart, TrainConfig, TrainedGame, Trainer,
+};
 pub use tuple::{parse_tuples, Tuple, TupleError, MAX_TUPLE_LEN, TUPLE_SETS, TUPLE_VALUES};

@@ -1,47 +1,36 @@
-//! The network: one weight table per tuple, read at every symmetric image of the tuple.
+//! The network: one weight table per tuple and stage, read at every symmetric image of
+//! the board.
 
 use ai2048_engine::Board;
 
-use super::tuple::{capped_low_bits, Tuple};
+use super::index::{capped, symmetries, TupleIndex};
+use super::stages::Stages;
+use super::tuple::Tuple;
+use super::weights::{self, Weights};
 use crate::eval::Evaluator;
 
-/// One lookup of the network: a tuple's image, and where its table starts.
-#[derive(Clone, Copy, Debug)]
-struct Feature {
-    /// The index of the table's first weight in [`NTupleNetwork::weights`].
-    offset: usize,
-    /// The cells, as shifts into the board's low bits; the first `len` are used.
-    shifts: [u8; super::MAX_TUPLE_LEN],
-    len: u8,
-}
+/// The most lookups one value takes: 16 tuples at 8 images each.
+pub const MAX_LOOKUPS: usize = 128;
 
-impl Feature {
-    /// The weight this feature reads on a board's (capped) low bits.
-    #[inline]
-    fn index(&self, low: u64) -> usize {
-        let mut index = 0;
-        for (k, &shift) in self.shifts[..usize::from(self.len)].iter().enumerate() {
-            index |= ((low >> shift) as usize & 0xF) << (4 * k);
-        }
-        self.offset + index
-    }
-}
-
-/// An n-tuple network: the value of a board is the sum, over its tuples and their
-/// eight symmetric images, of the weight each image's cells pick out of the tuple's
-/// table.
+/// An n-tuple network: the value of a board is the sum, over its tuples and the eight
+/// symmetric images of the board, of the weight each tuple's cells pick out of its
+/// table. A network with [`Stages`] keeps a set of tables per stage of the game and
+/// reads the set of the board's stage.
 ///
-/// Trained by temporal-difference learning ([`super::train_game`]), the value of an
+/// Trained by temporal-difference learning ([`super::Trainer`]), the value of an
 /// afterstate (the board after a move, before the spawn) estimates the score still to
 /// come. As an [`Evaluator`] the network adds to it the score the board's tiles imply
 /// ([`implied_score`]), so that boards after different moves compare by the score
 /// each move made plus what it leaves to come, and searches that sum no rewards still
 /// rank them as a trained network does.
 ///
+/// The weights are shared by the threads that train them without locks; see
+/// [`super::Trainer`].
+///
 /// ```
 /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
 /// use ai2048_engine::Board;
-/// let mut net = NTupleNetwork::new(parse_tuples("small")?);
+/// let net = NTupleNetwork::new(parse_tuples("small")?);
 /// let board: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
 /// assert_eq!(net.value(board), 0.0);
 /// net.learn(board, 1.0);
@@ -52,51 +41,80 @@ impl Feature {
 #[derive(Clone, Debug)]
 pub struct NTupleNetwork {
     tuples: Vec<Tuple>,
-    features: Vec<Feature>,
-    /// Every table, one after another, in the order of `tuples`.
-    weights: Vec<f32>,
+    /// How each tuple reads its index, and where its table starts within a stage.
+    index: Vec<(TupleIndex, u32)>,
+    stages: Stages,
+    /// Weights per stage: the sum of the tuples' table lengths.
+    stage_len: usize,
+    weights: Weights,
     games: u64,
-    /// The temporal coherence of every weight, `[E, A]`: the sum of the errors that
-    /// moved it and the sum of their magnitudes. Present once the network learns with
-    /// [`Learning::Tc`](super::Learning::Tc).
-    coherence: Option<Vec<[f32; 2]>>,
+    /// What made the network: one line per training run.
+    notes: String,
 }
 
 impl NTupleNetwork {
-    /// A network of these tuples with every weight 0.
-    #[must_use]
-    pub fn new(tuples: Vec<Tuple>) -> NTupleNetwork {
-        let total = tuples.iter().map(Tuple::table_len).sum();
-        NTupleNetwork::with_weights(tuples, vec![0.0; total], 0)
-    }
-
-    /// A network of these tuples with these weights, `games` games trained.
+    /// A network of these tuples with every weight 0, one stage.
     ///
     /// # Panics
     ///
-    /// When the number of weights is not the sum of the tuples' table lengths.
-    pub(crate) fn with_weights(tuples: Vec<Tuple>, weights: Vec<f32>, games: u64) -> NTupleNetwork {
-        let mut features = Vec::with_capacity(8 * tuples.len());
+    /// When there are more than 16 tuples (see [`MAX_LOOKUPS`]).
+    #[must_use]
+    pub fn new(tuples: Vec<Tuple>) -> NTupleNetwork {
+        NTupleNetwork::with_stages(tuples, Stages::one(), 0.0)
+    }
+
+    /// A network of these tuples and stages whose every board is first valued at
+    /// `initial_value`: each weight starts at `initial_value / lookups`. An optimistic
+    /// start (Guei et al. 2022's optimistic initialization) makes the network try
+    /// what it has not seen.
+    ///
+    /// # Panics
+    ///
+    /// When there are more than 16 tuples (see [`MAX_LOOKUPS`]).
+    #[must_use]
+    pub fn with_stages(tuples: Vec<Tuple>, stages: Stages, initial_value: f32) -> NTupleNetwork {
+        let stage_len: usize = tuples.iter().map(Tuple::table_len).sum();
+        let lookups = 8 * tuples.len();
+        let weights = Weights::plain(
+            stage_len * stages.count(),
+            initial_value / lookups.max(1) as f32,
+        );
+        NTupleNetwork::from_parts(tuples, stages, weights, 0, String::new())
+    }
+
+    /// A network from its parts.
+    ///
+    /// # Panics
+    ///
+    /// When the number of weights is not the tables' length times the stages, or
+    /// there are more than 16 tuples.
+    pub(crate) fn from_parts(
+        tuples: Vec<Tuple>,
+        stages: Stages,
+        weights: Weights,
+        games: u64,
+        notes: String,
+    ) -> NTupleNetwork {
+        assert!(8 * tuples.len() <= MAX_LOOKUPS, "at most 16 tuples");
+        let mut index = Vec::with_capacity(tuples.len());
         let mut offset = 0;
         for tuple in &tuples {
-            for image in tuple.images() {
-                let mut shifts = [0; super::MAX_TUPLE_LEN];
-                shifts[..image.len()].copy_from_slice(&image);
-                features.push(Feature {
-                    offset,
-                    shifts,
-                    len: image.len() as u8,
-                });
-            }
+            index.push((TupleIndex::new(tuple), offset as u32));
             offset += tuple.table_len();
         }
-        assert_eq!(offset, weights.len(), "one weight per table entry");
+        assert_eq!(
+            offset * stages.count(),
+            weights.len(),
+            "one weight per table entry and stage"
+        );
         NTupleNetwork {
             tuples,
-            features,
+            index,
+            stages,
+            stage_len: offset,
             weights,
             games,
-            coherence: None,
+            notes,
         }
     }
 
@@ -106,27 +124,53 @@ impl NTupleNetwork {
         &self.tuples
     }
 
-    /// Every weight, table after table in the order of [`NTupleNetwork::tuples`].
+    /// The stages: which set of tables values a board.
     #[must_use]
-    pub fn weights(&self) -> &[f32] {
+    pub fn stages(&self) -> &Stages {
+        &self.stages
+    }
+
+    /// The number of weights: every table of every stage.
+    #[must_use]
+    pub fn weight_count(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Every weight: the tables of the first stage in the order of
+    /// [`NTupleNetwork::tuples`], then those of the next stage. A table's index reads
+    /// the tuple's first cell as its most significant hexadecimal digit.
+    #[must_use]
+    pub fn weights(&self) -> Vec<f32> {
+        self.weights.values()
+    }
+
+    /// Weight `i` of [`NTupleNetwork::weights`].
+    #[must_use]
+    pub fn weight(&self, i: usize) -> f32 {
+        self.weights.get(i)
+    }
+
+    pub(crate) fn storage(&self) -> &Weights {
         &self.weights
     }
 
-    /// The temporal coherence of every weight, `[E, A]`, when the network learns with
-    /// temporal coherence ([`Learning::Tc`](super::Learning::Tc)).
-    #[must_use]
-    pub fn coherence(&self) -> Option<&[[f32; 2]]> {
-        self.coherence.as_deref()
+    pub(crate) fn set_storage(&mut self, weights: Weights) {
+        assert_eq!(weights.len(), self.weights.len(), "one entry per weight");
+        self.weights = weights;
     }
 
-    /// Sets the temporal coherence of every weight (see [`NTupleNetwork::coherence`]).
-    ///
-    /// # Panics
-    ///
-    /// When there is not one entry per weight.
-    pub(crate) fn set_coherence(&mut self, coherence: Vec<[f32; 2]>) {
-        assert_eq!(coherence.len(), self.weights.len(), "one entry per weight");
-        self.coherence = Some(coherence);
+    /// The temporal coherence of every weight, `[E, A]` (the sum of its steps and of
+    /// their magnitudes), when the network learns with temporal coherence
+    /// ([`Learning::Tc`](super::Learning::Tc)).
+    #[must_use]
+    pub fn coherence(&self) -> Option<Vec<[f32; 2]>> {
+        self.weights.coherence()
+    }
+
+    /// Whether the network keeps the coherence of its weights.
+    #[must_use]
+    pub fn is_coherent(&self) -> bool {
+        matches!(self.weights, Weights::Coherent(_))
     }
 
     /// How many games the network has been trained on.
@@ -135,57 +179,73 @@ impl NTupleNetwork {
         self.games
     }
 
-    /// Counts one more game trained.
-    pub(crate) fn count_game(&mut self) {
-        self.games += 1;
+    pub(crate) fn add_games(&mut self, games: u64) {
+        self.games += games;
+    }
+
+    /// What made the network, one line per training run (`ai2048 train` writes its
+    /// command, seed and times).
+    #[must_use]
+    pub fn notes(&self) -> &str {
+        &self.notes
+    }
+
+    /// Adds a line to [`NTupleNetwork::notes`].
+    pub fn add_note(&mut self, line: &str) {
+        if !self.notes.is_empty() {
+            self.notes.push('\n');
+        }
+        self.notes.push_str(line.trim());
     }
 
     /// The number of lookups a value takes: eight per tuple.
     #[must_use]
     pub fn features(&self) -> usize {
-        self.features.len()
+        8 * self.tuples.len()
+    }
+
+    /// Calls `f` with every weight `board` reads: at each tuple, the index on each
+    /// image.
+    #[inline(always)]
+    fn each_lookup(&self, board: Board, mut f: impl FnMut(usize)) {
+        let base = self.stages.of(board) * self.stage_len;
+        let images = symmetries(capped(board));
+        for (tuple, offset) in &self.index {
+            let start = base + *offset as usize;
+            for image in images {
+                f(start + tuple.index(image));
+            }
+        }
     }
 
     /// The learned value of `board`: for an afterstate, the score still to come.
     #[must_use]
     #[inline]
     pub fn value(&self, board: Board) -> f32 {
-        let low = capped_low_bits(board);
-        self.features
-            .iter()
-            .map(|f| self.weights[f.index(low)])
-            .sum()
+        let mut sum = 0.0;
+        match &self.weights {
+            Weights::Plain(w) => self.each_lookup(board, |i| sum += weights::get(&w[i])),
+            Weights::Coherent(w) => self.each_lookup(board, |i| sum += weights::get(&w[i][0])),
+        }
+        sum
     }
 
-    /// Moves the value of `board` by `delta`, shared equally among the weights it reads.
+    /// Moves every weight `board` reads by `step` (scaled by its coherence when the
+    /// network keeps it).
     #[inline]
-    pub fn learn(&mut self, board: Board, delta: f32) {
-        let low = capped_low_bits(board);
-        let step = delta / self.features.len() as f32;
-        for f in &self.features {
-            self.weights[f.index(low)] += step;
+    pub(crate) fn step(&self, board: Board, step: f32) {
+        match &self.weights {
+            Weights::Plain(w) => self.each_lookup(board, |i| weights::step(&w[i], step)),
+            Weights::Coherent(w) => {
+                self.each_lookup(board, |i| weights::step_coherent(&w[i], step))
+            }
         }
     }
 
-    /// Temporal coherence learning (Jaśkowski 2018): moves each weight `board` reads by
-    /// its share of `alpha × error`, scaled by the weight's coherence |E| / A (1 for a
-    /// weight never moved), then adds `error` to its E and |`error`| to its A. A weight
-    /// whose errors keep one sign learns at full rate; one whose errors cancel out
-    /// slows down.
-    pub fn learn_coherent(&mut self, board: Board, alpha: f32, error: f32) {
-        let low = capped_low_bits(board);
-        let step = alpha * error / self.features.len() as f32;
-        let coherence = self
-            .coherence
-            .get_or_insert_with(|| vec![[0.0; 2]; self.weights.len()]);
-        for f in &self.features {
-            let i = f.index(low);
-            let [e, a] = &mut coherence[i];
-            let rate = if *a > 0.0 { e.abs() / *a } else { 1.0 };
-            self.weights[i] += rate * step;
-            *e += error;
-            *a += error.abs();
-        }
+    /// Moves the value of `board` by `delta`, shared equally among the weights it reads
+    /// (scaled by their coherence when the network keeps it).
+    pub fn learn(&self, board: Board, delta: f32) {
+        self.step(board, delta / self.features() as f32);
     }
 }
 
@@ -237,7 +297,7 @@ mod tests {
 
     #[test]
     fn symmetric_boards_have_the_same_value() {
-        let mut net = NTupleNetwork::new(parse_tuples("small").expect("valid"));
+        let net = NTupleNetwork::new(parse_tuples("small").expect("valid"));
         let b = board("2 4 8 16/0 0 0 32/0 0 2 0/4 0 0 0");
         net.learn(b, 10.0);
         net.learn(board("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"), -3.0);
@@ -256,8 +316,8 @@ mod tests {
 
     #[test]
     fn learning_moves_the_value_by_delta() {
-        let mut net = NTupleNetwork::new(parse_tuples("0,1;2,3,6").expect("valid"));
-        assert_eq!(net.weights().len(), 256 + 4096);
+        let net = NTupleNetwork::new(parse_tuples("0,1;2,3,6").expect("valid"));
+        assert_eq!(net.weight_count(), 256 + 4096);
         assert_eq!(net.features(), 16);
         // Every image of every tuple reads other tiles, so no two read one weight.
         let b = board("2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 4");
@@ -273,25 +333,17 @@ mod tests {
     }
 
     #[test]
-    fn coherent_learning_slows_weights_whose_errors_cancel() {
-        let b = board("2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 4");
-        let mut net = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
-        assert!(net.coherence().is_none());
-        // The first step moves at full rate.
-        net.learn_coherent(b, 0.5, 2.0);
-        assert!((net.value(b) - 1.0).abs() < 1e-6);
-        assert!(net.coherence().expect("kept")[0..]
-            .iter()
-            .any(|&[e, a]| e == 2.0 && a == 2.0));
-        // An error of the other sign: |E| / A = 1, still full rate; then E = 0.
-        net.learn_coherent(b, 0.5, -2.0);
-        assert!(net.value(b).abs() < 1e-6);
-        // Now the errors have cancelled: the weights no longer move.
-        net.learn_coherent(b, 0.5, 4.0);
-        assert!(net.value(b).abs() < 1e-6);
-        // Errors of one sign restore the rate: E = 4 then 8, A = 8 then 12.
-        net.learn_coherent(b, 0.5, 4.0);
-        assert!((net.value(b) - 0.5 * 4.0 * 0.5).abs() < 1e-6);
+    fn each_stage_has_its_tables() {
+        let stages: Stages = "16384".parse().expect("valid");
+        let net = NTupleNetwork::with_stages(parse_tuples("0,1").expect("valid"), stages, 16.0);
+        assert_eq!(net.weight_count(), 2 * 256);
+        let early = board("2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 8192");
+        let late = board("2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 16384");
+        // Every board starts at the initial value: 8 lookups of 2.
+        assert_eq!(net.value(early), 16.0);
+        net.learn(late, 8.0);
+        assert_eq!(net.value(early), 16.0);
+        assert!(net.value(late) >= 24.0, "{}", net.value(late));
     }
 
     #[test]

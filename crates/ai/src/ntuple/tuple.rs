@@ -3,10 +3,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-use ai2048_engine::Board;
-
-use crate::eval::SYMMETRIES;
-
 /// The most cells a tuple may have: a table of 16^6 weights is 64 MiB already.
 pub const MAX_TUPLE_LEN: usize = 6;
 
@@ -83,20 +79,6 @@ impl Tuple {
     pub fn table_len(&self) -> usize {
         TUPLE_VALUES.pow(self.cells.len() as u32)
     }
-
-    /// The eight symmetric images of the tuple, as the bit shifts that read each cell
-    /// from [`Board::low_bits`]: `images()[s][k]` reads cell `k` of image `s`.
-    pub(crate) fn images(&self) -> [Vec<u8>; 8] {
-        SYMMETRIES.map(|s| {
-            self.cells
-                .iter()
-                .map(|&c| {
-                    let (r, col) = s(usize::from(c / 4), usize::from(c % 4));
-                    (60 - 4 * (4 * r + col)) as u8
-                })
-                .collect()
-        })
-    }
 }
 
 impl FromStr for Tuple {
@@ -132,6 +114,8 @@ impl fmt::Display for Tuple {
 ///
 /// - `4x6`: the four 6-tuples of Szubert and Jaśkowski's and Yeh et al.'s networks (two
 ///   rectangles and two "axes"), 4 × 16^6 weights: 256 MiB.
+/// - `5x6` and `8x6`: the larger networks of Yeh et al. (2016) and Guei et al. (2022)
+///   (TDL2048+'s `5x6patt` and `8x6patt`), 320 MiB and 512 MiB.
 /// - `small`: two straight 4-tuples and three 2×2 squares, 5 × 16^4 weights: 1.25 MiB,
 ///   quick to learn and to test with.
 pub const TUPLE_SETS: &[(&str, &[&[u8]])] = &[
@@ -142,6 +126,29 @@ pub const TUPLE_SETS: &[(&str, &[&[u8]])] = &[
             &[4, 5, 6, 7, 8, 9],
             &[0, 1, 2, 4, 5, 6],
             &[4, 5, 6, 8, 9, 10],
+        ],
+    ),
+    (
+        "5x6",
+        &[
+            &[0, 1, 2, 3, 4, 5],
+            &[4, 5, 6, 7, 8, 9],
+            &[8, 9, 10, 11, 12, 13],
+            &[0, 1, 2, 4, 5, 6],
+            &[4, 5, 6, 8, 9, 10],
+        ],
+    ),
+    (
+        "8x6",
+        &[
+            &[0, 1, 2, 4, 5, 6],
+            &[4, 5, 6, 7, 8, 9],
+            &[0, 1, 2, 3, 4, 5],
+            &[2, 3, 4, 5, 6, 9],
+            &[0, 1, 2, 5, 9, 10],
+            &[3, 4, 5, 6, 7, 8],
+            &[1, 3, 4, 5, 6, 7],
+            &[0, 1, 4, 8, 9, 10],
         ],
     ),
     (
@@ -191,20 +198,6 @@ pub fn parse_tuples(text: &str) -> Result<Vec<Tuple>, TupleError> {
         .collect()
 }
 
-/// The board's low bits with every tile of 65536 or more read as 32768, so that a
-/// tuple sees sixteen values per cell.
-#[inline]
-pub(crate) fn capped_low_bits(board: Board) -> u64 {
-    let mut low = board.low_bits();
-    let mut high = board.high_bits();
-    while high != 0 {
-        let cell = high.leading_zeros();
-        low |= 0xF << (60 - 4 * cell);
-        high &= !(0x8000 >> cell);
-    }
-    low
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,7 +216,10 @@ mod tests {
         }
         let err = parse_tuples("0,1;2,2").unwrap_err();
         assert!(err.0.starts_with("tuple 2: cell 2 comes twice"), "{err}");
-        assert!(parse_tuples("huge").unwrap_err().0.contains("4x6, small"));
+        assert!(parse_tuples("huge")
+            .unwrap_err()
+            .0
+            .contains("4x6, 5x6, 8x6, small"));
     }
 
     #[test]
@@ -233,28 +229,5 @@ mod tests {
             let text: Vec<String> = tuples.iter().map(ToString::to_string).collect();
             assert_eq!(parse_tuples(&text.join(";")).expect("reparses"), tuples);
         }
-    }
-
-    #[test]
-    fn images_are_the_eight_symmetries() {
-        let corner = Tuple::new(&[0]).expect("valid");
-        let mut cells: Vec<u8> = corner
-            .images()
-            .iter()
-            .map(|shifts| (60 - shifts[0]) / 4)
-            .collect();
-        cells.sort_unstable();
-        // The top-left corner goes to each corner twice (once by a reflection).
-        assert_eq!(cells, [0, 0, 3, 3, 12, 12, 15, 15]);
-    }
-
-    #[test]
-    fn high_tiles_read_as_32768() {
-        let board: Board = "65536 131072 32768 2/0 0 0 0/0 0 0 0/0 0 0 0"
-            .parse()
-            .expect("a board");
-        assert_eq!(capped_low_bits(board) >> 48, 0xFFF1);
-        let small = Board::from_u64(0x1200_0000_0000_00F1);
-        assert_eq!(capped_low_bits(small), small.low_bits());
     }
 }

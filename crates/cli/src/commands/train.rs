@@ -1,29 +1,34 @@
 //! `ai2048 train`: trains an n-tuple network by TD learning over games it plays itself,
 //! prints a learning curve, and writes the network file.
 //!
-//! The learning is [`ai2048_ai::ntuple::train_game`]; this module reads the arguments,
-//! shows progress, reports and writes the file. Training is one thread, so that the
-//! same seed makes the same network on every machine.
+//! The learning is [`ai2048_ai::ntuple::Trainer`]; this module reads the arguments,
+//! shows progress, reports and writes the file.
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TdConfig, TrainedGame};
+use ai2048_ai::ntuple::{
+    parse_tuples, Learning, NTupleNetwork, Restart, Stages, TrainConfig, TrainedGame, Trainer,
+};
+use ai2048_bench::{plot_curve, CurvePoint, PlotFormat};
 use anyhow::{anyhow, bail, Context, Result};
+use indicatif::ProgressBar;
 
 use crate::args::TrainArgs;
 use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
-use crate::commands::tune::check_out;
+use crate::commands::tune::{check_out, command_line};
+use crate::files::write_atomic;
 use crate::progress::games_bar;
 
 /// The tiles whose reach a report line gives.
-const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+pub(crate) const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 
 /// Runs `ai2048 train`.
 ///
-/// On Ctrl-C, finishes the game in progress, writes the network, prints the last
+/// On Ctrl-C, finishes the games in progress, writes the network, prints the last
 /// report and exits the process with [`INTERRUPTED_EXIT_CODE`].
 ///
 /// # Errors
@@ -33,23 +38,39 @@ const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 pub fn run(args: &TrainArgs) -> Result<()> {
     let mut net = network(args)?;
     let config = config(args, &net)?;
+    let plot = args
+        .plot
+        .as_deref()
+        .map(PlotFormat::from_path)
+        .transpose()
+        .context("--plot")?;
     let stop = catch_ctrl_c();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "ai2048 train: {} tuples ({}), {} weights, {} games trained; {} games now, learning {}, alpha {}, seed {}, {}",
+        "ai2048 train: {} tuples ({}), {} stage{} ({}), {} weights, {} games trained; {} games now, learning {}, alpha {}, seed {}, {} thread{}{}, {}",
         net.tuples().len(),
         describe_tuples(&net),
-        net.weights().len(),
+        net.stages().count(),
+        if net.stages().count() == 1 { "" } else { "s" },
+        net.stages(),
+        net.weight_count(),
         net.games(),
         args.games,
         config.learning.name(),
         config.alpha,
         config.seed,
+        config.threads,
+        if config.threads == 1 { "" } else { "s" },
+        config
+            .restart
+            .map(|r| format!(", restarts at {}", r.at))
+            .unwrap_or_default(),
         describe_rules(config.rules),
     )?;
     writeln!(out, "\n{}", report_header())?;
     out.flush()?;
+    drop(out);
 
     let bar = games_bar(
         args.games,
@@ -57,50 +78,63 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         "{msg}",
         |s| s,
     );
+    let first_game = net.games();
     let started = Instant::now();
-    let save_every = Duration::from_secs(args.save_every);
-    let mut last_save = Instant::now();
-    let mut window = Window::new();
-    let (mut trained, mut moves) = (0u64, 0u64);
-    let result = (|| -> Result<()> {
-        while trained < args.games && !stop.load(Ordering::Relaxed) {
-            let game = train_game(&mut net, &config);
-            trained += 1;
-            moves += game.moves;
-            window.add(&game);
-            bar.inc(1);
-            if window.games == args.report || trained == args.games {
-                bar.suspend(|| -> Result<()> {
-                    writeln!(out, "{}", window.line(net.games()))?;
-                    out.flush()?;
-                    Ok(())
-                })?;
-                bar.set_message(format!("mean score {:.0}", window.mean_score()));
-                window = Window::new();
-                if last_save.elapsed() >= save_every {
-                    save(&args.out, &net)?;
-                    last_save = Instant::now();
-                }
-            }
+    let progress = Mutex::new(Progress::new(args.report, first_game));
+    let trainer = Trainer::new(config);
+    let save_every = Duration::from_secs(args.save_every.max(1));
+    let mut trained = 0;
+    while trained < args.games && !stop.load(Ordering::Relaxed) {
+        let until = Instant::now() + save_every;
+        trained += trainer.train(
+            &mut net,
+            args.games - trained,
+            &|| !stop.load(Ordering::Relaxed) && Instant::now() < until,
+            &|game| {
+                let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
+                p.add(game, &bar, started);
+            },
+        );
+        if trained < args.games && !stop.load(Ordering::Relaxed) {
+            save(&args.out, &net)?;
         }
-        Ok(())
-    })();
-    bar.finish_and_clear();
-    result?;
-    if window.games > 0 {
-        writeln!(out, "{}", window.line(net.games()))?;
     }
-    save(&args.out, &net)?;
     let wall = started.elapsed().as_secs_f64().max(1e-9);
+    let mut progress = progress
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    bar.finish_and_clear();
+    progress.flush()?;
     let interrupted = trained < args.games;
+    net.add_note(&format!(
+        "{}: games {}..{}, {} thread{}, {wall:.0} s, ai2048 {}",
+        command_line(),
+        first_game,
+        net.games(),
+        config.threads,
+        if config.threads == 1 { "" } else { "s" },
+        env!("CARGO_PKG_VERSION"),
+    ));
+    save(&args.out, &net)?;
+    if let (Some(path), Some(format)) = (&args.plot, plot) {
+        let title = format!("ai2048 train: {}", describe_tuples(&net));
+        let bytes = plot_curve(&progress.curve, format, &title)
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        write_atomic(path, &bytes)?;
+    }
+    let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "\n{trained} games in {wall:.1} s ({:.0} moves/s){}; the network has {} games; written to {}",
-        moves as f64 / wall,
+        "\n{trained} games in {wall:.1} s ({:.0} moves/s, {} trained moves){}; the network has {} games; written to {}",
+        progress.trained_moves as f64 / wall,
+        progress.trained_moves,
         if interrupted { ", interrupted" } else { "" },
         net.games(),
         args.out.display()
     )?;
+    if let Some(path) = &args.plot {
+        writeln!(out, "learning curve drawn to {}", path.display())?;
+    }
     out.flush()?;
     if interrupted {
         std::process::exit(INTERRUPTED_EXIT_CODE);
@@ -109,22 +143,15 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 }
 
 /// The validated training settings for `net`: its learning is the file's unless
-/// `--learning` says otherwise, which it may only for a network that has not learned
-/// with temporal coherence yet.
-fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TdConfig> {
+/// `--learning` says otherwise.
+fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
     let asked = args
         .learning
         .as_deref()
         .map(str::parse::<Learning>)
         .transpose()
         .map_err(|e| anyhow!("--learning: {e}"))?;
-    let learning = net.learning_for(asked).map_err(|e| {
-        anyhow!(
-            "--learning {}: {}: {e} (leave --learning out)",
-            args.learning.as_deref().unwrap_or_default(),
-            args.out.display()
-        )
-    })?;
+    let learning = net.learning_for(asked);
     let alpha = args.alpha.unwrap_or_else(|| learning.default_alpha());
     if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
         bail!("--alpha must be above 0 and at most 1, not {alpha}");
@@ -138,11 +165,29 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TdConfig> {
     if args.rules.illegal_move_spawns {
         bail!("--illegal-move-spawns: training plays only legal moves, so it changes nothing");
     }
-    Ok(TdConfig {
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > 1024 => bail!("--threads must be at most 1024, not {n}"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let restart = match args.restart {
+        Some(at) if !(0.0..1.0).contains(&at) => {
+            bail!("--restart must be from 0 up to (not including) 1, not {at}")
+        }
+        Some(at) => Some(Restart {
+            at,
+            ..Restart::default()
+        }),
+        None => None,
+    };
+    Ok(TrainConfig {
         alpha,
         learning,
         seed: args.seed,
         rules: args.rules.rules()?,
+        threads,
+        restart,
     })
 }
 
@@ -155,6 +200,17 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
         .map(parse_tuples)
         .transpose()
         .context("--tuples")?;
+    let stages = args
+        .stages
+        .as_deref()
+        .map(str::parse::<Stages>)
+        .transpose()
+        .context("--stages")?;
+    if let Some(v) = args.init {
+        if !v.is_finite() || v.abs() > 1e7 {
+            bail!("--init must be a number from -10000000 to 10000000, not {v}");
+        }
+    }
     if !args.resume {
         if args.out.exists() {
             bail!(
@@ -166,7 +222,11 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
             Some(t) => t,
             None => parse_tuples("4x6").expect("a known set"),
         };
-        return Ok(NTupleNetwork::new(tuples));
+        return Ok(NTupleNetwork::with_stages(
+            tuples,
+            stages.unwrap_or_default(),
+            args.init.unwrap_or(0.0),
+        ));
     }
     let net = NTupleNetwork::load(&args.out)
         .with_context(|| format!("--resume: cannot read {}", args.out.display()))?;
@@ -178,6 +238,18 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
                 describe_tuples(&net)
             );
         }
+    }
+    if let Some(stages) = stages {
+        if &stages != net.stages() {
+            bail!(
+                "--stages: {} has other stages ({}); leave --stages out to go on with them",
+                args.out.display(),
+                net.stages()
+            );
+        }
+    }
+    if args.init.is_some() {
+        bail!("--init: only a new network starts from a value; leave it out with --resume");
     }
     Ok(net)
 }
@@ -192,6 +264,73 @@ fn save(path: &Path, net: &NTupleNetwork) -> Result<()> {
 fn describe_tuples(net: &NTupleNetwork) -> String {
     let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
     tuples.join(";")
+}
+
+/// What the training threads report to: the report window, the learning curve, the
+/// moves.
+struct Progress {
+    report: u64,
+    /// The games of the network's life counted so far.
+    games: u64,
+    window: Window,
+    trained_moves: u64,
+    curve: Vec<CurvePoint>,
+    /// Report lines not yet printed because stdout failed.
+    error: Option<std::io::Error>,
+}
+
+impl Progress {
+    fn new(report: u64, games: u64) -> Progress {
+        Progress {
+            report,
+            games,
+            window: Window::new(),
+            trained_moves: 0,
+            curve: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn add(&mut self, game: &TrainedGame, bar: &ProgressBar, started: Instant) {
+        self.games += 1;
+        self.trained_moves += game.trained_moves;
+        self.window.add(game);
+        bar.inc(1);
+        if self.window.games == self.report {
+            self.emit(bar);
+            let rate = self.trained_moves as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{:.2} M moves/s, mean score {:.0}",
+                rate / 1e6,
+                self.curve.last().map_or(0.0, |p| p.mean)
+            ));
+        }
+    }
+
+    /// Prints the window's line and starts the next window.
+    fn emit(&mut self, bar: &ProgressBar) {
+        let line = self.window.line(self.games);
+        self.curve.push(self.window.point(self.games));
+        self.window = Window::new();
+        if self.error.is_none() {
+            let result = bar.suspend(|| {
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{line}").and_then(|()| out.flush())
+            });
+            self.error = result.err();
+        }
+    }
+
+    /// Prints the last, partial window, and any error printing met.
+    fn flush(&mut self) -> Result<()> {
+        if self.window.games > 0 {
+            self.emit(&ProgressBar::hidden());
+        }
+        match self.error.take() {
+            Some(e) => Err(e).context("cannot print the learning curve"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The statistics of the games since the last report line.
@@ -233,6 +372,11 @@ impl Window {
         self.score_sum as f64 / self.games.max(1) as f64
     }
 
+    fn rates(&self) -> [f64; REPORT_TILES.len()] {
+        self.reached
+            .map(|n| 100.0 * n as f64 / self.games.max(1) as f64)
+    }
+
     /// A line of the learning curve: the network's games so far, then the window's
     /// mean and best score and the share of its games reaching each tile.
     fn line(&self, games: u64) -> String {
@@ -241,10 +385,18 @@ impl Window {
             self.mean_score(),
             self.max_score
         );
-        for n in self.reached {
-            line += &format!(" {:>5.1}%", 100.0 * n as f64 / self.games.max(1) as f64);
+        for rate in self.rates() {
+            line += &format!(" {rate:>5.1}%");
         }
         line
+    }
+
+    fn point(&self, games: u64) -> CurvePoint {
+        CurvePoint {
+            games,
+            mean: self.mean_score(),
+            rates: REPORT_TILES.iter().copied().zip(self.rates()).collect(),
+        }
     }
 }
 
@@ -270,6 +422,10 @@ mod tests {
             (&["--alpha", "NaN"], "--alpha must be above 0"),
             (&["--games", "0"], "--games must be at least 1"),
             (&["--report", "0"], "--report must be at least 1"),
+            (&["--threads", "0"], "--threads must be at least 1"),
+            (&["--threads", "5000"], "--threads must be at most 1024"),
+            (&["--restart", "1"], "--restart must be from 0 up to"),
+            (&["--restart=-0.5"], "--restart must be from 0 up to"),
             (&["--p4", "2"], "invalid rules"),
             (
                 &["--illegal-move-spawns"],
@@ -279,22 +435,27 @@ mod tests {
             let err = config(&args(line), &new).unwrap_err();
             assert!(format!("{err:#}").contains(message), "{line:?}: {err:#}");
         }
-        let c = config(&args(&["--alpha", "0.05", "--seed", "3"]), &new).expect("valid");
-        assert_eq!((c.alpha, c.seed, c.learning), (0.05, 3, Learning::Tc));
-        let c = config(&args(&["--learning", "td"]), &new).expect("valid");
+        let c = config(&args(&["--alpha", "0.05", "--seed", "3", "-t", "1"]), &new).expect("valid");
+        assert_eq!(
+            (c.alpha, c.seed, c.learning, c.threads),
+            (0.05, 3, Learning::Tc, 1)
+        );
+        let c = config(&args(&["--learning", "td", "--restart"]), &new).expect("valid");
         assert_eq!((c.alpha, c.learning), (0.1, Learning::Td));
+        assert_eq!(c.restart, Some(Restart::default()));
+        assert!(c.threads >= 1);
     }
 
     #[test]
-    fn a_trained_network_keeps_its_learning() {
+    fn a_trained_network_keeps_its_learning_unless_told() {
         let mut td = NTupleNetwork::new(parse_tuples("0,1").expect("valid"));
         let mut tc = td.clone();
-        let td_config = TdConfig {
-            learning: Learning::Td,
-            ..TdConfig::default()
+        let one = |learning| TrainConfig {
+            learning,
+            ..TrainConfig::default()
         };
-        train_game(&mut td, &td_config);
-        train_game(&mut tc, &TdConfig::default());
+        Trainer::new(one(Learning::Td)).train(&mut td, 1, &|| true, &|_| {});
+        Trainer::new(one(Learning::Tc)).train(&mut tc, 1, &|| true, &|_| {});
         assert_eq!(
             config(&args(&[]), &td).expect("valid").learning,
             Learning::Td
@@ -303,16 +464,8 @@ mod tests {
             config(&args(&[]), &tc).expect("valid").learning,
             Learning::Tc
         );
-        let err = config(&args(&["--learning", "td"]), &tc).unwrap_err();
-        assert!(
-            err.to_string().contains("the network has learned with tc"),
-            "{err}"
-        );
-        let err = config(&args(&["--learning", "tc"]), &td).unwrap_err();
-        assert!(
-            err.to_string().contains("the network has learned with td"),
-            "{err}"
-        );
+        let c = config(&args(&["--learning", "tc"]), &td).expect("valid");
+        assert_eq!((c.learning, c.alpha), (Learning::Tc, 1.0));
     }
 
     #[test]
@@ -324,6 +477,7 @@ mod tests {
                 score,
                 max_tile,
                 moves: 10,
+                trained_moves: 10,
             });
         }
         let line = w.line(4);
@@ -335,5 +489,8 @@ mod tests {
             report_header().split_whitespace().count(),
             line.split_whitespace().count()
         );
+        let point = w.point(4);
+        assert_eq!((point.games, point.mean), (4, 21000.0));
+        assert_eq!(point.rates[0], (2048, 50.0));
     }
 }

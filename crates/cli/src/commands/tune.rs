@@ -249,7 +249,7 @@ pub(crate) fn check_out(path: &Path) -> Result<()> {
 }
 
 /// The command line as typed, for the weights file's note.
-fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     let args: Vec<String> = std::env::args()
         .enumerate()
         .map(|(i, a)| {

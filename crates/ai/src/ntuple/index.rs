@@ -1,0 +1,219 @@
+//! The index math of a network, kept apart from its storage: the eight symmetric
+//! boards, and which weight of its table a tuple reads on each.
+//!
+//! A board's 64-bit form holds cell 0 in its most significant nibble, so the cells of a
+//! tuple that follow one another in reading order (`0,1,2` or `4,5,6`) are one run of
+//! bits: a shift and a mask read them all. A tuple is read as the few such runs it
+//! is made of, on each of the board's eight symmetric images, computed once per board.
+
+use ai2048_engine::Board;
+
+use super::tuple::Tuple;
+
+/// The board's 64-bit form with every tile of 65536 or more read as 32768, so that a
+/// tuple sees sixteen values per cell.
+#[inline]
+#[must_use]
+pub(crate) fn capped(board: Board) -> u64 {
+    let mut low = board.low_bits();
+    let mut high = board.high_bits();
+    while high != 0 {
+        let cell = high.leading_zeros();
+        low |= 0xF << (60 - 4 * cell);
+        high &= !(0x8000 >> cell);
+    }
+    low
+}
+
+/// The board mirrored left to right.
+#[inline]
+const fn mirror(b: u64) -> u64 {
+    ((b & 0xF000_F000_F000_F000) >> 12)
+        | ((b & 0x0F00_0F00_0F00_0F00) >> 4)
+        | ((b & 0x00F0_00F0_00F0_00F0) << 4)
+        | ((b & 0x000F_000F_000F_000F) << 12)
+}
+
+/// The board flipped top to bottom.
+#[inline]
+const fn flip(b: u64) -> u64 {
+    let x = b.rotate_left(32);
+    ((x & 0xFFFF_0000_FFFF_0000) >> 16) | ((x & 0x0000_FFFF_0000_FFFF) << 16)
+}
+
+/// The board with rows and columns swapped.
+#[inline]
+const fn transpose(b: u64) -> u64 {
+    Board::from_u64(b).transpose().low_bits()
+}
+
+/// The eight images of a board under the symmetries of the square: itself, mirrored,
+/// flipped, turned half round, and the same four of its transpose.
+///
+/// A tuple read on every image sees its own eight images on the board, so a network
+/// values symmetric boards alike.
+#[inline]
+#[must_use]
+pub(crate) fn symmetries(b: u64) -> [u64; 8] {
+    let f = flip(b);
+    let t = transpose(b);
+    let tf = flip(t);
+    [b, mirror(b), f, mirror(f), t, mirror(t), tf, mirror(tf)]
+}
+
+/// A run of a tuple's cells that follow one another in reading order: one shift and
+/// mask of the board, placed at its digits of the index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Run {
+    /// The board shifted right by this puts the run's last cell in the low nibble.
+    from: u8,
+    /// The run's bits: 4 per cell.
+    mask: u32,
+    /// Where the run's last cell goes in the index.
+    to: u8,
+}
+
+/// How one tuple reads its index on a board: its cells as runs. The tuple's first cell
+/// is the most significant hexadecimal digit of the index, its last the least.
+///
+/// ```text
+/// tuple 0,1,2,4,5,6 on a board b:  index = (b >> 52 & 0xFFF) << 12 | (b >> 36 & 0xFFF)
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TupleIndex {
+    runs: [Run; super::MAX_TUPLE_LEN],
+    len: u8,
+}
+
+impl TupleIndex {
+    /// The runs of `tuple`'s cells.
+    pub(crate) fn new(tuple: &Tuple) -> TupleIndex {
+        let cells = tuple.cells();
+        let n = cells.len();
+        let mut runs = [Run::default(); super::MAX_TUPLE_LEN];
+        let mut len = 0;
+        let mut k = 0;
+        while k < n {
+            let mut end = k + 1;
+            while end < n && cells[end] == cells[end - 1] + 1 {
+                end += 1;
+            }
+            let last = usize::from(cells[end - 1]);
+            runs[len] = Run {
+                from: (60 - 4 * last) as u8,
+                mask: ((1u64 << (4 * (end - k))) - 1) as u32,
+                to: (4 * (n - end)) as u8,
+            };
+            len += 1;
+            k = end;
+        }
+        TupleIndex {
+            runs,
+            len: len as u8,
+        }
+    }
+
+    /// The index this tuple reads on the board `b` (a board's 64-bit form).
+    #[inline(always)]
+    pub(crate) fn index(&self, b: u64) -> usize {
+        if self.len <= 2 {
+            // Most tuples are one or two runs (all of 4x6's): no loop, no branch. An
+            // absent second run has an empty mask.
+            let [r0, r1, ..] = self.runs;
+            let i0 = ((b >> r0.from) as u32 & r0.mask) << r0.to;
+            let i1 = ((b >> r1.from) as u32 & r1.mask) << r1.to;
+            return (i0 | i1) as usize;
+        }
+        let mut index = 0;
+        for run in &self.runs[..usize::from(self.len)] {
+            index |= (((b >> run.from) as u32 & run.mask) as usize) << run.to;
+        }
+        index
+    }
+}
+
+/// The index of a tuple's table in the digit order of the file format's versions 1
+/// and 2, which put the first cell in the least significant digit: the digits reversed.
+#[must_use]
+pub(crate) fn reversed_digits(index: usize, cells: usize) -> usize {
+    let mut out = 0;
+    for k in 0..cells {
+        out |= ((index >> (4 * k)) & 0xF) << (4 * (cells - 1 - k));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::SYMMETRIES;
+
+    fn exponent(b: u64, cell: usize) -> u64 {
+        (b >> (60 - 4 * cell)) & 0xF
+    }
+
+    #[test]
+    fn the_images_are_the_eight_symmetries() {
+        let b: u64 = 0x0123_4567_89AB_CDEF;
+        let images = symmetries(b);
+        // Each image holds at (r, c) what b holds at s(r, c), for one symmetry s each.
+        let mut matched = [false; 8];
+        for image in images {
+            let s = SYMMETRIES
+                .iter()
+                .position(|s| {
+                    (0..16).all(|i| {
+                        let (r, c) = s(i / 4, i % 4);
+                        exponent(image, i) == exponent(b, 4 * r + c)
+                    })
+                })
+                .expect("a symmetry");
+            assert!(!matched[s], "symmetry {s} twice");
+            matched[s] = true;
+        }
+        assert_eq!(images[0], b);
+        assert_eq!(images[1], 0x3210_7654_BA98_FEDC);
+        assert_eq!(images[2], 0xCDEF_89AB_4567_0123);
+        assert_eq!(images[4], 0x048C_159D_26AE_37BF);
+    }
+
+    #[test]
+    fn a_tuple_reads_its_cells_first_cell_highest() {
+        let b: u64 = 0x0123_4567_89AB_CDEF;
+        for cells in [
+            &[0u8, 1, 2, 3, 4, 5][..],
+            &[0, 1, 2, 4, 5, 6],
+            &[4, 5, 6, 8, 9, 10],
+            &[15, 3, 7, 11],
+            &[5],
+            &[2, 1, 0],
+        ] {
+            let tuple = Tuple::new(cells).expect("valid");
+            let expected = cells.iter().fold(0, |acc, &c| {
+                (acc << 4) | exponent(b, usize::from(c)) as usize
+            });
+            assert_eq!(TupleIndex::new(&tuple).index(b), expected, "{tuple}");
+        }
+        let runs = TupleIndex::new(&Tuple::new(&[0, 1, 2, 4, 5, 6]).expect("valid"));
+        assert_eq!(runs.len, 2);
+        let runs = TupleIndex::new(&Tuple::new(&[4, 5, 6, 7, 8, 9]).expect("valid"));
+        assert_eq!(runs.len, 1);
+    }
+
+    #[test]
+    fn high_tiles_read_as_32768() {
+        let board: Board = "65536 131072 32768 2/0 0 0 0/0 0 0 0/0 0 0 0"
+            .parse()
+            .expect("a board");
+        assert_eq!(capped(board) >> 48, 0xFFF1);
+        let small = Board::from_u64(0x1200_0000_0000_00F1);
+        assert_eq!(capped(small), small.low_bits());
+    }
+
+    #[test]
+    fn reversing_digits() {
+        assert_eq!(reversed_digits(0x123, 3), 0x321);
+        assert_eq!(reversed_digits(0x10, 3), 0x10);
+        assert_eq!(reversed_digits(0xF, 2), 0xF0);
+    }
+}

@@ -1,0 +1,441 @@
+//! Temporal-difference learning of a network's afterstate values by self-play: the one
+//! training loop, used by `ai2048 train` and by Python.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ai2048_engine::rng::derive_seed;
+use ai2048_engine::{Dir, PlayableBoard, RandableBoard, Rng, Rules};
+
+use super::NTupleNetwork;
+
+/// How the weights move toward their targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learning {
+    /// Every weight a board reads moves by its share of `alpha` × the error.
+    Td,
+    /// Temporal coherence (Jaśkowski 2018): each weight's step is also scaled by its
+    /// own coherence, |sum of its steps| / sum of their magnitudes, so weights whose
+    /// errors cancel out settle.
+    Tc,
+}
+
+impl Learning {
+    /// The name `--learning` takes: `td` or `tc`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Learning::Td => "td",
+            Learning::Tc => "tc",
+        }
+    }
+
+    /// The learning rate that suits it: 0.1 for TD, 1 for TC, whose coherence scales
+    /// the steps down.
+    #[must_use]
+    pub fn default_alpha(self) -> f32 {
+        match self {
+            Learning::Td => 0.1,
+            Learning::Tc => 1.0,
+        }
+    }
+}
+
+impl core::str::FromStr for Learning {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Learning, String> {
+        match s {
+            "td" => Ok(Learning::Td),
+            "tc" => Ok(Learning::Tc),
+            other => Err(format!("unknown learning {other:?}: expected td or tc")),
+        }
+    }
+}
+
+impl NTupleNetwork {
+    /// How the network has learned so far: with temporal coherence once it keeps
+    /// coherence, plainly once it has trained without; `None` for a new network.
+    #[must_use]
+    pub fn learned_with(&self) -> Option<Learning> {
+        match (self.is_coherent(), self.games()) {
+            (true, _) => Some(Learning::Tc),
+            (false, 0) => None,
+            (false, _) => Some(Learning::Td),
+        }
+    }
+
+    /// The learning to go on with: `asked`, else the network's own
+    /// ([`NTupleNetwork::learned_with`]), else [`Learning::Tc`]. A network may change
+    /// how it learns, as the optimistic TD then TC recipe of Guei et al. (2022) does:
+    /// TC starts every weight's coherence afresh, and TD drops it.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, train_game, Learning, NTupleNetwork, TrainConfig};
+    /// let mut net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// assert_eq!(net.learning_for(None), Learning::Tc);
+    /// train_game(&mut net, &TrainConfig { learning: Learning::Td, ..TrainConfig::default() });
+    /// assert_eq!(net.learning_for(None), Learning::Td);
+    /// assert_eq!(net.learning_for(Some(Learning::Tc)), Learning::Tc);
+    /// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+    /// ```
+    #[must_use]
+    pub fn learning_for(&self, asked: Option<Learning>) -> Learning {
+        asked.or(self.learned_with()).unwrap_or(Learning::Tc)
+    }
+
+    /// Keeps the coherence of the weights for `learning`, or drops it.
+    fn prepare(&mut self, learning: Learning) {
+        match (learning, self.is_coherent()) {
+            (Learning::Tc, false) => {
+                let w = self.storage().with_coherence(None);
+                self.set_storage(w);
+            }
+            (Learning::Td, true) => {
+                let w = self.storage().without_coherence();
+                self.set_storage(w);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Restarts (as in TDL2048+ and Jaśkowski 2018): when a game ends, play on again from
+/// a position late in it, so the end game, where games are lost, is trained more.
+///
+/// After the game, training goes back to the afterstate `at` of the way through the
+/// moves just played and plays from there to a new end, and again, while the stretch
+/// played is at least `min_moves` long: a game of n moves trains about 2n.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Restart {
+    /// Restart only from stretches at least this many moves long.
+    pub min_moves: u32,
+    /// Where in the stretch to go back to: 0 its start, 1 its end.
+    pub at: f32,
+}
+
+impl Default for Restart {
+    /// Back to the middle, while the stretch has at least 10 moves.
+    fn default() -> Restart {
+        Restart {
+            min_moves: 10,
+            at: 0.5,
+        }
+    }
+}
+
+/// How a network learns: TD(0) on afterstates, as in Szubert and Jaśkowski (2014),
+/// with plain or temporally coherent steps ([`Learning`]).
+///
+/// Each game is played by the network itself, one ply deep: it makes the move whose
+/// score plus the value of the board it leaves is highest. After each move, the value
+/// of the previous afterstate moves `alpha` of the way toward that move's score plus
+/// the new afterstate's value; the last afterstate of a game moves toward 0. With
+/// [`Learning::Td`] the error is measured against the value the previous afterstate
+/// had when its move was chosen, as TDL2048+ does by default: one lookup of the board
+/// fewer per move. With [`Learning::Tc`], whose first steps are whole, it is measured
+/// against its value now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// The learning rate: the share of the error a step corrects, spread over the
+    /// weights the board reads.
+    pub alpha: f32,
+    /// Plain or temporally coherent steps.
+    pub learning: Learning,
+    /// The seed of the training: game `g` of the network's life is played from
+    /// `derive_seed(seed, g)`, so training in parts (and resuming from a saved network)
+    /// plays the same games as training at once.
+    pub seed: u64,
+    /// The rules of the games played.
+    pub rules: Rules,
+    /// Threads training at once, on one set of weights without locks. With one thread
+    /// training is deterministic; with more, steps race, and the network differs from
+    /// run to run.
+    pub threads: usize,
+    /// Whether to play on from late positions of each game ([`Restart`]).
+    pub restart: Option<Restart>,
+}
+
+impl Default for TrainConfig {
+    /// Temporal coherence with alpha 1, seed 0, the original rules, one thread, no
+    /// restarts: what `ai2048 train` starts a new network with, but for the threads.
+    fn default() -> TrainConfig {
+        TrainConfig {
+            alpha: Learning::Tc.default_alpha(),
+            learning: Learning::Tc,
+            seed: 0,
+            rules: Rules::default(),
+            threads: 1,
+            restart: None,
+        }
+    }
+}
+
+/// What one game of training came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrainedGame {
+    /// The game's index in the network's life, from 0.
+    pub index: u64,
+    /// The final score of the game (restarts not counted).
+    pub score: u64,
+    /// The largest tile of the game (restarts not counted).
+    pub max_tile: u32,
+    /// The moves of the game (restarts not counted).
+    pub moves: u64,
+    /// The moves trained on: the game's and its restarts'.
+    pub trained_moves: u64,
+}
+
+/// The move a network makes one ply deep, and what it leads to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Afterstate {
+    /// The move.
+    pub dir: Dir,
+    /// The board after the move, before the spawn.
+    pub board: RandableBoard,
+    /// The move's score.
+    pub score: u32,
+    /// The move's score plus the network's value of `board`.
+    pub total: f32,
+}
+
+/// The move `net` makes on `board` one ply deep: the legal move with the highest score
+/// plus value of the afterstate (the first in [`Dir::ALL`] order on a tie). `None` when
+/// no move is legal.
+#[must_use]
+pub fn best_afterstate(net: &NTupleNetwork, board: PlayableBoard) -> Option<Afterstate> {
+    let mut best: Option<Afterstate> = None;
+    for dir in Dir::ALL {
+        if let Some((after, score)) = board.apply_scored(dir) {
+            let total = score as f32 + net.value(after.board());
+            if best.map_or(true, |b| total > b.total) {
+                best = Some(Afterstate {
+                    dir,
+                    board: after,
+                    score,
+                    total,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Trains networks as its [`TrainConfig`] says.
+///
+/// ```
+/// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork, TrainConfig, Trainer};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// let mut net = NTupleNetwork::new(parse_tuples("small")?);
+/// let trainer = Trainer::new(TrainConfig { threads: 2, ..TrainConfig::default() });
+/// let moves = AtomicU64::new(0);
+/// let trained = trainer.train(&mut net, 20, &|| true, &|game| {
+///     moves.fetch_add(game.moves, Ordering::Relaxed);
+/// });
+/// assert_eq!((trained, net.games()), (20, 20));
+/// assert!(moves.into_inner() > 20 * 50);
+/// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Trainer {
+    config: TrainConfig,
+}
+
+impl Trainer {
+    /// A trainer with these settings.
+    #[must_use]
+    pub fn new(config: TrainConfig) -> Trainer {
+        Trainer { config }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &TrainConfig {
+        &self.config
+    }
+
+    /// Trains `net` on up to `games` more games, the next of its life, on
+    /// [`TrainConfig::threads`] threads, and counts them in [`NTupleNetwork::games`].
+    ///
+    /// Before each game a thread asks `go_on`; once it says no, no game starts, and the
+    /// games under way finish. `on_game` hears of each game as it ends, from the thread
+    /// that played it. Returns the games trained: those the network's life counts next
+    /// are all played, so training can always go on from the network.
+    pub fn train(
+        &self,
+        net: &mut NTupleNetwork,
+        games: u64,
+        go_on: &(dyn Fn() -> bool + Sync),
+        on_game: &(dyn Fn(&TrainedGame) + Sync),
+    ) -> u64 {
+        net.prepare(self.config.learning);
+        let first = net.games();
+        let claimed = AtomicU64::new(0);
+        let work = |net: &NTupleNetwork| {
+            let mut worker = Worker::new(net, &self.config);
+            while go_on() {
+                let k = claimed.fetch_add(1, Ordering::Relaxed);
+                if k >= games {
+                    break;
+                }
+                on_game(&worker.play(first + k));
+            }
+        };
+        let threads = self.config.threads.max(1);
+        if threads == 1 {
+            work(net);
+        } else {
+            let shared: &NTupleNetwork = net;
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| work(shared));
+                }
+            });
+        }
+        let trained = claimed.into_inner().min(games);
+        net.add_games(trained);
+        trained
+    }
+}
+
+/// Plays one game with `net` and learns from it, on this thread (see [`TrainConfig`];
+/// its `threads` do not matter); counts it in [`NTupleNetwork::games`].
+///
+/// ```
+/// use ai2048_ai::ntuple::{parse_tuples, train_game, NTupleNetwork, TrainConfig};
+/// let mut net = NTupleNetwork::new(parse_tuples("small")?);
+/// let game = train_game(&mut net, &TrainConfig::default());
+/// assert_eq!((game.index, net.games()), (0, 1));
+/// assert!(game.moves > 0 && net.weights().iter().any(|&w| w != 0.0));
+/// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+/// ```
+pub fn train_game(net: &mut NTupleNetwork, config: &TrainConfig) -> TrainedGame {
+    let trainer = Trainer::new(TrainConfig {
+        threads: 1,
+        ..*config
+    });
+    let mut played = None;
+    let slot = std::sync::Mutex::new(&mut played);
+    trainer.train(net, 1, &|| true, &|game| {
+        **slot.lock().expect("one thread") = Some(*game);
+    });
+    played.expect("one game is always played")
+}
+
+impl Worker<'_> {
+    /// Moves the value of the afterstate `board`, `estimate` when its move was chosen,
+    /// toward `target`. TD measures the error against `estimate`, as TDL2048+ does by
+    /// default, which saves a lookup of the board. TC measures it against the value
+    /// now: its first steps are whole (alpha 1), so the step the previous afterstate
+    /// took, which shares many weights with this one, has moved this value far.
+    #[inline]
+    fn learn(&self, board: ai2048_engine::Board, estimate: f32, target: f32, rate: f32) {
+        let now = match self.config.learning {
+            Learning::Td => estimate,
+            Learning::Tc => self.net.value(board),
+        };
+        self.net.step(board, rate * (target - now));
+    }
+}
+
+/// The state of one training thread.
+struct Worker<'a> {
+    net: &'a NTupleNetwork,
+    config: &'a TrainConfig,
+    /// The afterstates of the stretch being played, when restarting.
+    path: Vec<RandableBoard>,
+}
+
+/// How a stretch of play ended.
+struct Stretch {
+    score: u64,
+    moves: u64,
+    last: PlayableBoard,
+}
+
+impl<'a> Worker<'a> {
+    fn new(net: &'a NTupleNetwork, config: &'a TrainConfig) -> Worker<'a> {
+        Worker {
+            net,
+            config,
+            path: Vec::new(),
+        }
+    }
+
+    /// Plays and learns game `index` of the network's life, with its restarts.
+    fn play(&mut self, index: u64) -> TrainedGame {
+        let rules = self.config.rules;
+        let mut rng = Rng::new(derive_seed(self.config.seed, index));
+        let board = PlayableBoard::init(&mut rng, rules.start_tiles, rules.four_probability);
+        self.path.clear();
+        let game = self.stretch(board, None, &mut rng);
+        let mut trained_moves = game.moves;
+        if let Some(restart) = self.config.restart {
+            while self.path.len() >= restart.min_moves.max(1) as usize {
+                let at = ((self.path.len() - 1) as f32 * restart.at.clamp(0.0, 1.0)) as usize;
+                let from = self.path[at];
+                self.path.clear();
+                let value = self.net.value(from.board());
+                let (board, _) = from.with_random_tile(&mut rng, rules.four_probability);
+                trained_moves += self.stretch(board, Some((from, value)), &mut rng).moves;
+            }
+        }
+        TrainedGame {
+            index,
+            score: game.score,
+            max_tile: game.last.board().max_tile(),
+            moves: game.moves,
+            trained_moves,
+        }
+    }
+
+    /// Plays from `board` to the end of the game, learning after every move.
+    /// `previous` is the afterstate that led to `board` and its value, when there is
+    /// one to learn.
+    fn stretch(
+        &mut self,
+        mut board: PlayableBoard,
+        mut previous: Option<(RandableBoard, f32)>,
+        rng: &mut Rng,
+    ) -> Stretch {
+        let p4 = self.config.rules.four_probability;
+        let rate = self.config.alpha / self.net.features() as f32;
+        let keep_path = self.config.restart.is_some();
+        let (mut score, mut moves) = (0u64, 0u64);
+        loop {
+            // The move: the best score plus value of the afterstate.
+            let mut best: Option<(RandableBoard, u32, f32)> = None;
+            let mut best_total = f32::NEG_INFINITY;
+            for dir in Dir::ALL {
+                if let Some((after, gained)) = board.apply_scored(dir) {
+                    let value = self.net.value(after.board());
+                    let total = gained as f32 + value;
+                    if best.is_none() || total > best_total {
+                        best = Some((after, gained, value));
+                        best_total = total;
+                    }
+                }
+            }
+            let Some((after, gained, value)) = best else {
+                break;
+            };
+            if let Some((prev, estimate)) = previous {
+                self.learn(prev.board(), estimate, best_total, rate);
+            }
+            previous = Some((after, value));
+            if keep_path {
+                self.path.push(after);
+            }
+            score += u64::from(gained);
+            moves += 1;
+            board = after.with_random_tile(rng, p4).0;
+        }
+        if let Some((prev, estimate)) = previous {
+            self.learn(prev.board(), estimate, 0.0, rate);
+        }
+        Stretch {
+            score,
+            moves,
+            last: board,
+        }
+    }
+}
