@@ -22,6 +22,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Train(a)) => commands::train::run(&a),
+        Some(Command::Net(c)) => commands::net::run(&c),
         Some(Command::Engine(a)) => commands::engine::run(&a),
         Some(Command::Replay(a)) => commands::replay::run(&a),
         Some(Command::Serve(a)) => commands::serve::run(&a),

@@ -250,3 +250,59 @@ fn ctrl_c_writes_the_network_and_exits_130() {
     let _ = std::fs::remove_file(&out);
     assert_eq!(net.games(), games);
 }
+
+#[test]
+fn a_network_packs_for_play_and_describes_itself() {
+    let trained = temp_path("to-pack");
+    train(&trained, "30", &[]);
+    let packed = common::temp_path("packed", "np");
+    let run = ai2048(&["net", "pack", path(&trained), path(&packed), "--level", "3"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    assert!(stdout.contains("format    packed: i16"), "{stdout}");
+    assert!(stdout.contains("games     30"), "{stdout}");
+    assert!(stdout.contains("ai2048 train --tuples small"), "{stdout}");
+    // Much smaller than the trained file, which keeps f32 weights and their coherence.
+    let (big, small) = (
+        std::fs::metadata(&trained).expect("there").len(),
+        std::fs::metadata(&packed).expect("there").len(),
+    );
+    assert!(small * 10 < big, "{small} against {big}");
+    let run = ai2048(&["net", "info", path(&trained)]);
+    assert!(
+        text(&run.stdout).contains("format    trained: f32"),
+        "{}",
+        text(&run.stdout)
+    );
+    // Players take either kind.
+    for file in [&trained, &packed] {
+        let spec = format!("greedy:network={}", path(file));
+        let run = ai2048(&["bench", "--ai", &spec, "--num-games", "2", "-q"]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+    }
+    // Damage is named, with the file.
+    let mut bytes = std::fs::read(&packed).expect("read");
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&packed, &bytes).expect("written");
+    let run = ai2048(&["net", "info", path(&packed)]);
+    assert!(!run.status.success());
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains(path(&packed)) && stderr.contains("checksum does not match"),
+        "{stderr}"
+    );
+    let run = ai2048(&[
+        "net",
+        "pack",
+        path(&trained),
+        path(&packed),
+        "--level",
+        "30",
+    ]);
+    assert!(text(&run.stderr).contains("--level must be from 1 to 22"));
+    let _ = (
+        std::fs::remove_file(&trained),
+        std::fs::remove_file(&packed),
+    );
+}

@@ -76,14 +76,14 @@ impl std::error::Error for NetworkError {
 }
 
 /// FNV-1a, 64 bits: the file's checksum.
-struct Fnv(u64);
+pub(super) struct Fnv(pub(super) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(super) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
 
-    fn update(&mut self, bytes: &[u8]) {
+    pub(super) fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -91,23 +91,71 @@ impl Fnv {
 }
 
 /// A reader that checksums what it reads and names what ran out.
-struct Checked<R> {
-    inner: R,
-    hash: Fnv,
+pub(super) struct Checked<R> {
+    pub(super) inner: R,
+    pub(super) hash: Fnv,
 }
 
 impl<R: Read> Checked<R> {
-    fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N], NetworkError> {
+    pub(super) fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N], NetworkError> {
         let mut buf = [0; N];
         self.fill(&mut buf, what)?;
         Ok(buf)
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
+    pub(super) fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
         Ok(u32::from_le_bytes(self.bytes(what)?))
     }
 
-    fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
+    /// The tuples: their number, then each one's length and cells. Also returns the
+    /// weights of one stage.
+    pub(super) fn tuples(&mut self) -> Result<(Vec<Tuple>, usize), NetworkError> {
+        let count = self.u32("the header")?;
+        let mut tuples = Vec::new();
+        let mut per_stage = 0usize;
+        for i in 1..=count {
+            let [len] = self.bytes(&format!("tuple {i}"))?;
+            let mut cells = vec![0; usize::from(len)];
+            self.fill(&mut cells, &format!("tuple {i}"))?;
+            let tuple =
+                Tuple::new(&cells).map_err(|e| NetworkError::Corrupt(format!("tuple {i}: {e}")))?;
+            per_stage += tuple.table_len();
+            if per_stage > MAX_WEIGHTS || i > 16 {
+                return Err(NetworkError::Corrupt(format!(
+                    "its {count} tuples hold more than {MAX_WEIGHTS} weights or are more than 16"
+                )));
+            }
+            tuples.push(tuple);
+        }
+        Ok((tuples, per_stage))
+    }
+
+    /// The stages: the number of thresholds, then each.
+    pub(super) fn stages(&mut self) -> Result<Stages, NetworkError> {
+        let n = self.u32("the stages")? as usize;
+        if n >= super::MAX_STAGES {
+            return Err(NetworkError::Corrupt(format!("{n} stage thresholds")));
+        }
+        let mut thresholds = Vec::with_capacity(n);
+        for _ in 0..n {
+            thresholds.push(self.u32("the stages")?);
+        }
+        Stages::new(thresholds).map_err(|e| NetworkError::Corrupt(format!("the stages: {e}")))
+    }
+
+    /// The notes: their length, then UTF-8 text.
+    pub(super) fn notes(&mut self) -> Result<String, NetworkError> {
+        let len = self.u32("the notes")? as usize;
+        if len > MAX_NOTES {
+            return Err(NetworkError::Corrupt(format!("notes of {len} bytes")));
+        }
+        let mut notes = vec![0; len];
+        self.fill(&mut notes, "the notes")?;
+        String::from_utf8(notes)
+            .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))
+    }
+
+    pub(super) fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
         self.inner.read_exact(buf).map_err(|e| match e.kind() {
             io::ErrorKind::UnexpectedEof => {
                 NetworkError::Corrupt(format!("the file ends in {what}"))
@@ -117,6 +165,40 @@ impl<R: Read> Checked<R> {
         self.hash.update(buf);
         Ok(())
     }
+}
+
+/// Refuses tuples and stages that hold more than [`MAX_WEIGHTS`] weights.
+pub(super) fn check_size(per_stage: usize, stages: &Stages) -> Result<(), NetworkError> {
+    if per_stage * stages.count() > MAX_WEIGHTS {
+        return Err(NetworkError::Corrupt(format!(
+            "its tuples and stages hold more than {MAX_WEIGHTS} weights"
+        )));
+    }
+    Ok(())
+}
+
+/// The bytes of the tuples (their number, then each one's length and cells), the
+/// stages (the number of thresholds, then each) and, when `notes`, the notes (their
+/// length, then UTF-8 text), as both formats write them.
+pub(super) fn shape_bytes(net: &NTupleNetwork, notes: bool) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut tuples = (net.tuples().len() as u32).to_le_bytes().to_vec();
+    for tuple in net.tuples() {
+        tuples.push(tuple.cells().len() as u8);
+        tuples.extend_from_slice(tuple.cells());
+    }
+    let thresholds = net.stages().thresholds();
+    let mut stages = (thresholds.len() as u32).to_le_bytes().to_vec();
+    for t in thresholds {
+        stages.extend_from_slice(&t.to_le_bytes());
+    }
+    let mut text = Vec::new();
+    if notes {
+        let n = net.notes().as_bytes();
+        let n = &n[..n.len().min(MAX_NOTES)];
+        text.extend_from_slice(&(n.len() as u32).to_le_bytes());
+        text.extend_from_slice(n);
+    }
+    (tuples, stages, text)
 }
 
 /// Where the weights of a file are: the tables of each stage, tuple after tuple.
@@ -217,21 +299,11 @@ impl NTupleNetwork {
         put(&mut out, MAGIC)?;
         put(&mut out, &VERSION.to_le_bytes())?;
         put(&mut out, &self.games().to_le_bytes())?;
-        put(&mut out, &(self.tuples().len() as u32).to_le_bytes())?;
-        for tuple in self.tuples() {
-            put(&mut out, &[tuple.cells().len() as u8])?;
-            put(&mut out, tuple.cells())?;
-        }
-        let thresholds = self.stages().thresholds();
-        put(&mut out, &(thresholds.len() as u32).to_le_bytes())?;
-        for t in thresholds {
-            put(&mut out, &t.to_le_bytes())?;
-        }
+        let (tuples, stages, notes) = shape_bytes(self, true);
+        put(&mut out, &tuples)?;
+        put(&mut out, &stages)?;
         put(&mut out, &[u8::from(self.is_coherent())])?;
-        let notes = self.notes().as_bytes();
-        let notes = &notes[..notes.len().min(MAX_NOTES)];
-        put(&mut out, &(notes.len() as u32).to_le_bytes())?;
-        put(&mut out, notes)?;
+        put(&mut out, &notes)?;
         let mut chunk = Vec::with_capacity(1 << 16);
         let len = self.weight_count();
         for start in (0..len).step_by(1 << 14) {
@@ -312,57 +384,20 @@ impl NTupleNetwork {
             return Err(NetworkError::Version(version));
         }
         let games = u64::from_le_bytes(r.bytes("the header")?);
-        let count = r.u32("the header")?;
-        let mut tuples = Vec::new();
-        let mut per_stage = 0usize;
-        for i in 1..=count {
-            let [len] = r.bytes(&format!("tuple {i}"))?;
-            let mut cells = vec![0; usize::from(len)];
-            r.fill(&mut cells, &format!("tuple {i}"))?;
-            let tuple =
-                Tuple::new(&cells).map_err(|e| NetworkError::Corrupt(format!("tuple {i}: {e}")))?;
-            per_stage += tuple.table_len();
-            if per_stage > MAX_WEIGHTS || i > 16 {
-                return Err(NetworkError::Corrupt(format!(
-                    "its {count} tuples hold more than {MAX_WEIGHTS} weights or are more than 16"
-                )));
-            }
-            tuples.push(tuple);
-        }
+        let (tuples, per_stage) = r.tuples()?;
         let (stages, coherent, notes) = if version >= 3 {
-            let n = r.u32("the stages")? as usize;
-            if n >= super::MAX_STAGES {
-                return Err(NetworkError::Corrupt(format!("{n} stage thresholds")));
-            }
-            let mut thresholds = Vec::with_capacity(n);
-            for _ in 0..n {
-                thresholds.push(r.u32("the stages")?);
-            }
-            let stages = Stages::new(thresholds)
-                .map_err(|e| NetworkError::Corrupt(format!("the stages: {e}")))?;
+            let stages = r.stages()?;
             let [flag] = r.bytes("the header")?;
             if flag > 1 {
                 return Err(NetworkError::Corrupt(format!(
                     "the coherence flag is {flag}"
                 )));
             }
-            let len = r.u32("the notes")? as usize;
-            if len > MAX_NOTES {
-                return Err(NetworkError::Corrupt(format!("notes of {len} bytes")));
-            }
-            let mut notes = vec![0; len];
-            r.fill(&mut notes, "the notes")?;
-            let notes = String::from_utf8(notes)
-                .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))?;
-            (stages, flag == 1, notes)
+            (stages, flag == 1, r.notes()?)
         } else {
             (Stages::one(), version == 2, String::new())
         };
-        if per_stage * stages.count() > MAX_WEIGHTS {
-            return Err(NetworkError::Corrupt(format!(
-                "its tuples and stages hold more than {MAX_WEIGHTS} weights"
-            )));
-        }
+        check_size(per_stage, &stages)?;
         let layout = Layout {
             tuples: &tuples,
             stages: stages.count(),
@@ -479,17 +514,39 @@ impl NTupleNetwork {
         NTupleNetwork::read_from(std::fs::File::open(path).map_err(NetworkError::Io)?)
     }
 
-    /// Reads the network file at `path` for play: as [`NTupleNetwork::load`], but
-    /// without the coherence a network that learns with it keeps (checked, not kept),
-    /// which a player never reads and which is twice the size of the weights.
+    /// Reads the network file at `path` for play, trained ([`NTupleNetwork::load`]) or
+    /// packed ([`NTupleNetwork::read_packed`]): without the coherence a trained
+    /// network keeps for learning (checked, not kept), which a player never reads
+    /// and which is twice the size of the weights.
     ///
     /// # Errors
     ///
-    /// As [`NTupleNetwork::load`].
+    /// As [`NTupleNetwork::load`] or [`NTupleNetwork::read_packed`].
     pub fn load_for_play(path: &Path) -> Result<NTupleNetwork, NetworkError> {
-        let file = std::fs::File::open(path).map_err(NetworkError::Io)?;
-        NTupleNetwork::read_checked(file, false)
+        let mut file = std::fs::File::open(path).map_err(NetworkError::Io)?;
+        let mut magic = [0u8; 8];
+        let n = read_up_to(&mut file, &mut magic).map_err(NetworkError::Io)?;
+        if &magic[..n] == super::PACKED_MAGIC {
+            let mut bytes = magic.to_vec();
+            file.read_to_end(&mut bytes).map_err(NetworkError::Io)?;
+            return NTupleNetwork::read_packed(&bytes);
+        }
+        NTupleNetwork::read_checked(io::Cursor::new(&magic[..n]).chain(file), false)
     }
+}
+
+/// Reads into `buf` until it is full or the input ends; returns the bytes read.
+fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

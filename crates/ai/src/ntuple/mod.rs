@@ -33,6 +33,7 @@
 mod file;
 mod index;
 mod network;
+mod packed;
 mod shared;
 mod stages;
 mod trainer;
@@ -41,6 +42,7 @@ mod weights;
 
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};
+pub use packed::{packed_info, PackedInfo, PACKED_MAGIC};
 pub use stages::{Stages, StagesError, MAX_STAGES};
 pub use trainer::{
     best_afterstate, train_game, Afterstate, Learning, Restart, TrainConfig, TrainedGame, Trainer,

@@ -104,9 +104,8 @@ impl NTupleNetwork {
             index.push((TupleIndex::new(tuple), offset as u32));
             offset += tuple.table_len();
         }
-        assert_eq!(
-            offset * stages.count(),
-            weights.len(),
+        assert!(
+            weights.len() == 0 || weights.len() == offset * stages.count(),
             "one weight per table entry and stage"
         );
         let four_by_six = super::tuple::parse_tuples("4x6").is_ok_and(|t| t == tuples);
@@ -156,6 +155,12 @@ impl NTupleNetwork {
 
     pub(crate) fn storage(&self) -> &Weights {
         &self.weights
+    }
+
+    /// Sets the weights whatever their number: for readers that build the network
+    /// before its weights.
+    pub(crate) fn set_storage_unchecked(&mut self, weights: Weights) {
+        self.weights = weights;
     }
 
     pub(crate) fn set_storage(&mut self, weights: Weights) {
@@ -208,11 +213,13 @@ impl NTupleNetwork {
         8 * self.tuples.len()
     }
 
-    /// Calls `f` with every weight `board` reads: at each tuple, the index on each
-    /// image.
+    /// Calls `f` with every weight `board` reads, and the number of its table (stage
+    /// after stage, tuple after tuple): at each tuple, the index on each image.
     #[inline(always)]
-    fn each_lookup(&self, board: Board, mut f: impl FnMut(usize)) {
-        let base = self.stages.of(board) * self.stage_len;
+    fn each_lookup(&self, board: Board, mut f: impl FnMut(usize, usize)) {
+        let stage = self.stages.of(board);
+        let base = stage * self.stage_len;
+        let table = stage * self.index.len();
         let images = symmetries(capped(board));
         if self.four_by_six {
             // The tuples of `4x6` with their shifts known when compiling: the same
@@ -220,23 +227,25 @@ impl NTupleNetwork {
             const T: usize = 1 << 24;
             const M: u64 = 0xFFF;
             for b in images {
-                f(base + (b >> 40) as usize % T);
+                f(table, base + (b >> 40) as usize % T);
             }
             for b in images {
-                f(base + T + (b >> 24) as usize % T);
+                f(table + 1, base + T + (b >> 24) as usize % T);
             }
             for b in images {
-                f(base + 2 * T + (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize);
+                let i = ((b >> 52 & M) << 12) | (b >> 36 & M);
+                f(table + 2, base + 2 * T + i as usize);
             }
             for b in images {
-                f(base + 3 * T + (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize);
+                let i = ((b >> 36 & M) << 12) | (b >> 20 & M);
+                f(table + 3, base + 3 * T + i as usize);
             }
             return;
         }
-        for (tuple, offset) in &self.index {
+        for (t, (tuple, offset)) in self.index.iter().enumerate() {
             let start = base + *offset as usize;
             for image in images {
-                f(start + tuple.index(image));
+                f(table + t, start + tuple.index(image));
             }
         }
     }
@@ -247,21 +256,94 @@ impl NTupleNetwork {
     pub fn value(&self, board: Board) -> f32 {
         let mut sum = 0.0;
         match &self.weights {
-            Weights::Plain(w) => self.each_lookup(board, |i| sum += weights::get(&w[i])),
-            Weights::Coherent(w) => self.each_lookup(board, |i| sum += weights::get(&w[i][0])),
+            Weights::Plain(w) => self.each_lookup(board, |_, i| sum += weights::get(&w[i])),
+            Weights::Coherent(w) => {
+                self.each_lookup(board, |_, i| sum += weights::get(&w[i][0]));
+            }
+            Weights::Quantized(q) => {
+                let (values, scales) = (&q.values, &q.scales);
+                self.each_lookup(board, |t, i| sum += f32::from(values[i]) * scales[t]);
+            }
         }
         sum
     }
 
     /// Moves every weight `board` reads by `step` (scaled by its coherence when the
     /// network keeps it).
+    ///
+    /// # Panics
+    ///
+    /// When the weights are quantized: they are for play.
     #[inline]
     pub(crate) fn step(&self, board: Board, step: f32) {
         match &self.weights {
-            Weights::Plain(w) => self.each_lookup(board, |i| weights::step(&w[i], step)),
+            Weights::Plain(w) => self.each_lookup(board, |_, i| weights::step(&w[i], step)),
             Weights::Coherent(w) => {
-                self.each_lookup(board, |i| weights::step_coherent(&w[i], step))
+                self.each_lookup(board, |_, i| weights::step_coherent(&w[i], step));
             }
+            Weights::Quantized(_) => panic!("a quantized network does not learn"),
+        }
+    }
+
+    /// Where each table starts among the weights, stage after stage, and the end.
+    pub(crate) fn table_starts(&self) -> Vec<usize> {
+        let mut starts = vec![0];
+        for _ in 0..self.stages.count() {
+            for tuple in &self.tuples {
+                starts.push(starts.last().copied().unwrap_or(0) + tuple.table_len());
+            }
+        }
+        starts
+    }
+
+    /// The same network with its weights as `i16`, one scale per table: half the
+    /// memory, for play ([`NTupleNetwork::write_packed`] writes it so).
+    #[must_use]
+    pub fn quantized(&self) -> NTupleNetwork {
+        let mut net = self.clone_without_weights();
+        net.weights = self.weights.quantized(&self.table_starts());
+        net
+    }
+
+    /// The same network with every weight whose magnitude is below `below` set to 0,
+    /// without coherence: rarely trained weights stay small, and zeros compress well.
+    #[must_use]
+    pub fn pruned(&self, below: f32) -> NTupleNetwork {
+        let values: Vec<f32> = (0..self.weight_count())
+            .map(|i| self.weight(i))
+            .map(|w| if w.abs() < below { 0.0 } else { w })
+            .collect();
+        let mut net = self.clone_without_weights();
+        net.weights = Weights::from_values(&values);
+        net
+    }
+
+    /// The number of weights that are not 0.
+    #[must_use]
+    pub fn nonzero_weights(&self) -> usize {
+        match &self.weights {
+            Weights::Quantized(q) => q.values.iter().filter(|&&v| v != 0).count(),
+            w => (0..w.len()).filter(|&i| w.get(i) != 0.0).count(),
+        }
+    }
+
+    /// Whether the weights are quantized ([`NTupleNetwork::quantized`]).
+    #[must_use]
+    pub fn is_quantized(&self) -> bool {
+        matches!(self.weights, Weights::Quantized(_))
+    }
+
+    /// A copy of everything but the weights, which are left empty.
+    fn clone_without_weights(&self) -> NTupleNetwork {
+        NTupleNetwork {
+            tuples: self.tuples.clone(),
+            index: self.index.clone(),
+            stages: self.stages.clone(),
+            four_by_six: self.four_by_six,
+            stage_len: self.stage_len,
+            weights: Weights::Plain(Box::new([])),
+            games: self.games,
+            notes: self.notes.clone(),
         }
     }
 

@@ -83,7 +83,8 @@ impl NTupleNetwork {
         asked.or(self.learned_with()).unwrap_or(Learning::Tc)
     }
 
-    /// Keeps the coherence of the weights for `learning`, or drops it.
+    /// Keeps the coherence of the weights for `learning`, or drops it; quantized
+    /// weights become `f32` again.
     fn prepare(&mut self, learning: Learning) {
         match (learning, self.is_coherent()) {
             (Learning::Tc, false) => {
@@ -91,6 +92,10 @@ impl NTupleNetwork {
                 self.set_storage(w);
             }
             (Learning::Td, true) => {
+                let w = self.storage().without_coherence();
+                self.set_storage(w);
+            }
+            (Learning::Td, false) if self.is_quantized() => {
                 let w = self.storage().without_coherence();
                 self.set_storage(w);
             }

@@ -20,6 +20,31 @@ pub(crate) enum Weights {
     /// Each weight with its coherence: `[w, E, A]`, E the sum of its steps and A the
     /// sum of their magnitudes (each starting at [`COHERENCE_START`]).
     Coherent(Box<[[AtomicU32; 3]]>),
+    /// Weights packed for play: weight i of table t is `values[i] × scales[t]`. Half
+    /// the memory of `f32`; training turns them back into `f32` first.
+    Quantized(Quantized),
+}
+
+/// Weights as `i16` with one scale per table.
+#[derive(Clone, Debug)]
+pub(crate) struct Quantized {
+    pub(crate) values: Box<[i16]>,
+    /// One per table, stage after stage.
+    pub(crate) scales: Box<[f32]>,
+    /// Where each table starts in `values`, and one past the last.
+    pub(crate) starts: Box<[usize]>,
+}
+
+impl Quantized {
+    /// The table weight `i` is in.
+    fn table_of(&self, i: usize) -> usize {
+        self.starts.partition_point(|&s| s <= i) - 1
+    }
+
+    /// Weight `i`.
+    pub(crate) fn get(&self, i: usize) -> f32 {
+        f32::from(self.values[i]) * self.scales[self.table_of(i)]
+    }
 }
 
 #[inline(always)]
@@ -49,6 +74,7 @@ impl Weights {
         match self {
             Weights::Plain(w) => w.len(),
             Weights::Coherent(w) => w.len(),
+            Weights::Quantized(q) => q.values.len(),
         }
     }
 
@@ -58,6 +84,7 @@ impl Weights {
         match self {
             Weights::Plain(w) => get(&w[i]),
             Weights::Coherent(w) => get(&w[i][0]),
+            Weights::Quantized(q) => q.get(i),
         }
     }
 
@@ -69,7 +96,7 @@ impl Weights {
     /// Every weight's coherence `[E, A]`, when kept.
     pub(crate) fn coherence(&self) -> Option<Vec<[f32; 2]>> {
         match self {
-            Weights::Plain(_) => None,
+            Weights::Plain(_) | Weights::Quantized(_) => None,
             Weights::Coherent(w) => Some(w.iter().map(|[_, e, a]| [get(e), get(a)]).collect()),
         }
     }
@@ -87,18 +114,37 @@ impl Weights {
         )
     }
 
-    /// The same weights without coherence.
+    /// The same weights without coherence, as `f32`.
     pub(crate) fn without_coherence(&self) -> Weights {
         match self {
-            Weights::Plain(w) => {
-                Weights::Plain(w.iter().map(|a| AtomicU32::new(a.load(Relaxed))).collect())
-            }
-            Weights::Coherent(w) => Weights::Plain(
-                w.iter()
-                    .map(|[a, _, _]| AtomicU32::new(a.load(Relaxed)))
-                    .collect(),
-            ),
+            Weights::Plain(w) => Weights::Plain(w.iter().map(copy).collect()),
+            Weights::Coherent(w) => Weights::Plain(w.iter().map(|[a, _, _]| copy(a)).collect()),
+            Weights::Quantized(_) => Weights::from_values(&self.values()),
         }
+    }
+
+    /// The weights as `i16` with one scale per table: each table's largest magnitude
+    /// becomes 32767. `starts` gives where each table begins, then the end.
+    pub(crate) fn quantized(&self, starts: &[usize]) -> Weights {
+        let mut values = Vec::with_capacity(self.len());
+        let mut scales = Vec::with_capacity(starts.len().saturating_sub(1));
+        for pair in starts.windows(2) {
+            let max = (pair[0]..pair[1])
+                .map(|i| self.get(i).abs())
+                .fold(0.0f32, f32::max);
+            let scale = if max > 0.0 {
+                max / f32::from(i16::MAX)
+            } else {
+                1.0
+            };
+            scales.push(scale);
+            values.extend((pair[0]..pair[1]).map(|i| (self.get(i) / scale).round() as i16));
+        }
+        Weights::Quantized(Quantized {
+            values: values.into(),
+            scales: scales.into(),
+            starts: starts.into(),
+        })
     }
 
     /// Moves every weight of `indices` by `step` (see [`step`] and [`step_coherent`]).
@@ -107,6 +153,7 @@ impl Weights {
         match self {
             Weights::Plain(w) => indices.iter().for_each(|&i| step(&w[i], by)),
             Weights::Coherent(w) => indices.iter().for_each(|&i| step_coherent(&w[i], by)),
+            Weights::Quantized(_) => unreachable!("quantized weights do not learn"),
         }
     }
 }
@@ -127,14 +174,18 @@ pub(crate) fn step_coherent([w, e, a]: &[AtomicU32; 3], step: f32) {
     set(a, av + step.abs());
 }
 
+fn copy(a: &AtomicU32) -> AtomicU32 {
+    AtomicU32::new(a.load(Relaxed))
+}
+
 impl Clone for Weights {
     fn clone(&self) -> Weights {
-        let copy = |a: &AtomicU32| AtomicU32::new(a.load(Relaxed));
         match self {
             Weights::Plain(w) => Weights::Plain(w.iter().map(copy).collect()),
             Weights::Coherent(w) => {
                 Weights::Coherent(w.iter().map(|x| x.each_ref().map(copy)).collect())
             }
+            Weights::Quantized(q) => Weights::Quantized(q.clone()),
         }
     }
 }
@@ -165,5 +216,22 @@ mod tests {
         assert_eq!(plain.get(1), 1.0);
         assert!(plain.coherence().is_none());
         assert_eq!(w.coherence().expect("kept").len(), 2);
+    }
+
+    #[test]
+    fn quantized_weights_keep_each_table_to_its_scale() {
+        let w = Weights::from_values(&[1000.0, -500.0, 0.25, 0.0, 0.0, 3.0]);
+        let q = w.quantized(&[0, 3, 5, 6]);
+        assert_eq!(q.get(0), 1000.0);
+        assert!((q.get(1) + 500.0).abs() < 1000.0 / 32767.0);
+        assert!((q.get(2) - 0.25).abs() < 1000.0 / 32767.0);
+        // An empty table stays 0, and each table has its own scale.
+        assert_eq!((q.get(3), q.get(4)), (0.0, 0.0));
+        assert_eq!(q.get(5), 3.0);
+        let Weights::Quantized(inner) = &q else {
+            panic!("quantized")
+        };
+        assert_eq!(inner.values[..3], [32767, -16384, 8]);
+        assert_eq!(q.without_coherence().values(), q.values());
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod net;
 pub mod play;
 pub mod players;
 pub mod replay;

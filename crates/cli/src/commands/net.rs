@@ -1,0 +1,125 @@
+//! `ai2048 net`: packs a trained network for play, and describes network files.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use ai2048_ai::ntuple::{NTupleNetwork, NetworkError};
+use anyhow::{bail, Context, Result};
+
+use crate::args::{NetCommand, NetInfoArgs, NetPackArgs};
+use crate::files::write_atomic;
+
+/// Runs `ai2048 net pack` or `ai2048 net info`.
+///
+/// # Errors
+///
+/// A file that cannot be read or written, or is not a whole network (the message
+/// says what is wrong with it), or a bad option.
+pub fn run(command: &NetCommand) -> Result<()> {
+    match command {
+        NetCommand::Pack(args) => pack(args),
+        NetCommand::Info(args) => info(args),
+    }
+}
+
+fn load(path: &Path) -> Result<NTupleNetwork> {
+    NTupleNetwork::load_for_play(path).map_err(|e| match e {
+        NetworkError::Io(e) => {
+            anyhow::Error::new(e).context(format!("cannot read {}", path.display()))
+        }
+        e => anyhow::anyhow!("{}: {e}", path.display()),
+    })
+}
+
+fn pack(args: &NetPackArgs) -> Result<()> {
+    if !(1..=22).contains(&args.level) {
+        bail!("--level must be from 1 to 22, not {}", args.level);
+    }
+    if let Some(p) = args.prune {
+        if !(p.is_finite() && p >= 0.0) {
+            bail!("--prune must be a weight magnitude of 0 or more, not {p}");
+        }
+    }
+    if args.out.is_dir() {
+        bail!("{} is a folder, not a file", args.out.display());
+    }
+    let started = Instant::now();
+    let mut net = load(&args.trained)?;
+    if let Some(below) = args.prune {
+        net = net.pruned(below);
+    }
+    let mut bytes = Vec::new();
+    net.write_packed(&mut bytes, args.level)
+        .context("cannot compress the network")?;
+    write_atomic(&args.out, &bytes)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} packed into {} in {:.1} s",
+        args.trained.display(),
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    )?;
+    describe(&mut out, &args.out, &bytes)
+}
+
+fn info(args: &NetInfoArgs) -> Result<()> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    describe(&mut std::io::stdout().lock(), &args.file, &bytes)
+}
+
+/// Prints what a network file holds.
+fn describe(out: &mut impl Write, path: &Path, bytes: &[u8]) -> Result<()> {
+    let net = load(path)?;
+    let packed = bytes.starts_with(ai2048_ai::ntuple::PACKED_MAGIC);
+    let checksum = bytes
+        .len()
+        .checked_sub(8)
+        .map(|end| u64::from_le_bytes(bytes[end..].try_into().expect("8 bytes")))
+        .unwrap_or_default();
+    let format = if packed {
+        "packed: i16 weights with one scale per table, zstd"
+    } else {
+        "trained: f32 weights (and, for tc, their coherence)"
+    };
+    let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
+    let weights = net.weight_count();
+    let nonzero = net.nonzero_weights();
+    writeln!(out, "file      {}", path.display())?;
+    writeln!(out, "format    {format}")?;
+    writeln!(
+        out,
+        "size      {:.1} MB ({} bytes)",
+        bytes.len() as f64 / 1e6,
+        bytes.len()
+    )?;
+    writeln!(out, "checksum  fnv1a64:{checksum:016x}")?;
+    writeln!(out, "tuples    {} ({})", tuples.len(), tuples.join(";"))?;
+    writeln!(
+        out,
+        "stages    {} ({})",
+        net.stages().count(),
+        if net.stages().count() == 1 {
+            "one set of tables".to_owned()
+        } else {
+            format!("from tile sums {}", net.stages())
+        }
+    )?;
+    writeln!(
+        out,
+        "weights   {weights} ({:.1}% not 0)",
+        100.0 * nonzero as f64 / weights.max(1) as f64
+    )?;
+    writeln!(out, "games     {}", net.games())?;
+    if net.notes().is_empty() {
+        writeln!(out, "notes     none")?;
+    } else {
+        writeln!(out, "notes")?;
+        for line in net.notes().lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    Ok(())
+}
