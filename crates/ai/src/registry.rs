@@ -130,10 +130,10 @@ macro_rules! with_eval_options {
             (
                 "eval",
                 concat!(
-                    "the evaluation (default ",
+                    "the evaluation (default: the built-in network when the build has one, else ",
                     $default,
-                    "): heuristic, simple, corner, snake, diagonal, weighted, cobb-douglas, ",
-                    "empty, smoothness, monotonicity, merges"
+                    "): network, heuristic, simple, corner, snake, diagonal, weighted, ",
+                    "cobb-douglas, empty, smoothness, monotonicity, merges"
                 ),
             ),
             (
@@ -376,16 +376,46 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
     Ok(config)
 }
 
-/// The evaluation of a player that evaluates boards, from its options `eval`,
-/// `weights`, `symmetric` and `w.NAME` (see [`eval_config`]; list them with
-/// `with_eval_options!`), `default_eval` when they name none; or the n-tuple network
-/// its option `network` names, which excludes the others.
+/// The name `eval=` gives the built-in network ([`crate::ntuple::builtin`]).
+pub const BUILTIN_EVAL: &str = "network";
+
+/// The evaluation of a player that evaluates boards: the n-tuple network its option
+/// `network` names, which excludes the others; else the built-in network when its
+/// option `eval` is [`BUILTIN_EVAL`], or when it names no evaluation at all (no
+/// `eval`, `weights`, `symmetric` or `w.NAME`) and the build has a network; else
+/// the evaluation those options describe (see [`eval_config`]; list them with
+/// `with_eval_options!`), `default_eval` when they name none.
 fn evaluator(spec: &PlayerSpec, default_eval: &str) -> Result<Arc<dyn Evaluator>, PlayerError> {
-    let Some(path) = spec.option("network") else {
-        return Ok(eval_config(spec, default_eval)?.build());
-    };
     let eval_option =
         |k: &str| ["eval", "weights", "symmetric"].contains(&k) || k.starts_with("w.");
+    let Some(path) = spec.option("network") else {
+        let named = spec.option("eval");
+        let unnamed = !spec.options.iter().any(|(k, _)| eval_option(k));
+        if named == Some(BUILTIN_EVAL) {
+            if let Some((key, _)) = spec
+                .options
+                .iter()
+                .find(|(k, _)| eval_option(k) && k != "eval")
+            {
+                return Err(PlayerError(format!(
+                    "player {} option {key}: the built-in network takes no weights",
+                    spec.name
+                )));
+            }
+            return crate::ntuple::builtin().map(|n| n as Arc<dyn Evaluator>).ok_or_else(|| {
+                PlayerError(format!(
+                    "player {} option eval: this build has no built-in network (it embeds nets/default.np when it is there); give network=FILE",
+                    spec.name
+                ))
+            });
+        }
+        if unnamed {
+            if let Some(net) = crate::ntuple::builtin() {
+                return Ok(net);
+            }
+        }
+        return Ok(eval_config(spec, default_eval)?.build());
+    };
     if let Some((key, _)) = spec.options.iter().find(|(k, _)| eval_option(k)) {
         return Err(PlayerError(format!(
             "player {} option {key}: the network is the evaluation; give network or {key}, not both",

@@ -159,7 +159,7 @@ fn players_take_a_network_file() {
         total
     };
     let trained = play(&format!("greedy:network={path_text}"), 20);
-    let simple = play("greedy", 20);
+    let simple = play("greedy:eval=simple", 20);
     assert!(trained > 2 * simple, "network {trained}, simple {simple}");
     // Searched one chance layer deep, the same network plays better still.
     let deeper = play(&format!("expectimax:depth=1,network={path_text}"), 5);
@@ -197,4 +197,40 @@ fn players_take_a_network_file() {
     let e = err(format!("greedy:network={path_text}"));
     assert!(e.contains("not an ai2048 n-tuple network"), "{e}");
     std::fs::remove_file(&path).expect("removed");
+}
+
+#[test]
+fn the_builtin_network_is_the_default_evaluation_when_there_is_one() {
+    let board = "2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2".parse().expect("a board");
+    let value = |spec: &str| {
+        let mut p = create_player(&spec.parse().expect("a spec"), 0).expect("created");
+        p.search(board, &SearchLimits::with_depth(1)).value
+    };
+    match ai2048_ai::ntuple::builtin() {
+        Some(_) => {
+            assert_eq!(value("expectimax"), value("expectimax:eval=network"));
+            assert_ne!(value("expectimax"), value("expectimax:eval=heuristic"));
+            // Naming any weights means the hand-made evaluation they belong to.
+            assert_eq!(
+                value("expectimax:w.empty=270"),
+                value("expectimax:eval=heuristic,w.empty=270")
+            );
+        }
+        None => {
+            assert_eq!(value("expectimax"), value("expectimax:eval=heuristic"));
+            let err = create_player(&"greedy:eval=network".parse().expect("a spec"), 0)
+                .err()
+                .expect("refused")
+                .to_string();
+            assert!(err.contains("this build has no built-in network"), "{err}");
+        }
+    }
+    let err = create_player(&"greedy:eval=network,w.x=1".parse().expect("a spec"), 0)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("takes no weights") || err.contains("no built-in network"),
+        "{err}"
+    );
 }

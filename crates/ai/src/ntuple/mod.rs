@@ -30,6 +30,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod builtin;
 mod file;
 mod index;
 mod network;
@@ -40,6 +41,7 @@ mod trainer;
 mod tuple;
 mod weights;
 
+pub use builtin::{builtin, builtin_file};
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};
 pub use packed::{packed_info, PackedInfo, PACKED_MAGIC};

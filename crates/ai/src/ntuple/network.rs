@@ -370,14 +370,39 @@ impl NTupleNetwork {
 /// # Ok::<(), ai2048_engine::ParseBoardError>(())
 /// ```
 #[must_use]
+#[inline]
 pub fn implied_score(board: Board) -> u64 {
-    board
-        .exponents()
-        .iter()
-        .filter(|&&e| e >= 2)
-        .map(|&e| u64::from(e - 1) << e)
+    if board.has_high_tiles() {
+        return board
+            .exponents()
+            .iter()
+            .filter(|&&e| e >= 2)
+            .map(|&e| u64::from(e - 1) << e)
+            .sum();
+    }
+    let b = board.low_bits();
+    (0..8)
+        .map(|k| u64::from(IMPLIED_PAIR[(b >> (8 * k)) as usize & 0xFF]))
         .sum()
 }
+
+/// [`implied_score`] of two cells, by the byte holding their exponents.
+static IMPLIED_PAIR: [u32; 256] = {
+    const fn one(e: u32) -> u32 {
+        if e >= 2 {
+            (e - 1) << e
+        } else {
+            0
+        }
+    }
+    let mut table = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = one(i as u32 >> 4) + one(i as u32 & 0xF);
+        i += 1;
+    }
+    table
+};
 
 impl Evaluator for NTupleNetwork {
     /// The learned value plus the [`implied_score`] of the board.
@@ -476,6 +501,21 @@ mod tests {
         net.learn(late, 8.0);
         assert_eq!(net.value(early), 16.0);
         assert!(net.value(late) >= 24.0, "{}", net.value(late));
+    }
+
+    #[test]
+    fn the_implied_score_by_pairs_is_the_sum_over_tiles() {
+        let mut rng = ai2048_engine::Rng::new(9);
+        for _ in 0..1000 {
+            let b = Board::from_u64(rng.next_u64());
+            let slow: u64 = b
+                .exponents()
+                .iter()
+                .filter(|&&e| e >= 2)
+                .map(|&e| u64::from(e - 1) << e)
+                .sum();
+            assert_eq!(implied_score(b), slow, "{b}");
+        }
     }
 
     #[test]

@@ -1,0 +1,21 @@
+//! Embeds the default network, `nets/default.np` at the root of the repository, when
+//! it is there: the library then plays with it by default (see
+//! `ai2048_ai::ntuple::builtin`). Without it the defaults are the hand-made
+//! evaluations.
+
+use std::path::Path;
+
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(ai2048_builtin_network)");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let nets = root.join("nets");
+    let file = nets.join("default.np");
+    // Adding or changing the file rebuilds.
+    println!("cargo::rerun-if-changed={}", nets.display());
+    println!("cargo::rerun-if-changed={}", file.display());
+    if file.is_file() {
+        let file = file.canonicalize().expect("an existing file has a path");
+        println!("cargo::rustc-cfg=ai2048_builtin_network");
+        println!("cargo::rustc-env=AI2048_BUILTIN_NETWORK={}", file.display());
+    }
+}
