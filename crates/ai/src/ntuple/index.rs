@@ -10,19 +10,38 @@ use ai2048_engine::Board;
 
 use super::tuple::Tuple;
 
-/// The board's 64-bit form with every tile of 65536 or more read as 32768, so that a
-/// tuple sees sixteen values per cell.
+/// The board's 64-bit form, which holds tiles up to 32768, for a board that may hold
+/// larger ones: such a board is *downgraded* (Guei et al. 2022), its smallest missing
+/// tile filled by halving every tile above it, until its largest tile is 32768. The
+/// tiles keep their order and their gaps above, so the network values the board by
+/// the position it has learned that looks most like it. A board with no gap to fill
+/// (which a real game cannot make) has its largest tiles read as 32768.
 #[inline]
 #[must_use]
 pub(crate) fn capped(board: Board) -> u64 {
-    let mut low = board.low_bits();
-    let mut high = board.high_bits();
-    while high != 0 {
-        let cell = high.leading_zeros();
-        low |= 0xF << (60 - 4 * cell);
-        high &= !(0x8000 >> cell);
+    if !board.has_high_tiles() {
+        return board.low_bits();
     }
-    low
+    downgraded(board)
+}
+
+#[cold]
+fn downgraded(board: Board) -> u64 {
+    let mut exps = board.exponents();
+    loop {
+        let max = exps.iter().copied().max().unwrap_or(0);
+        if max <= 15 {
+            break;
+        }
+        let present = exps.iter().fold(0u32, |m, &e| m | 1 << e);
+        // The smallest tile missing below the largest; 0 (empty) does not count.
+        let gap = (1..max).find(|&e| present & (1 << e) == 0);
+        match gap {
+            Some(gap) => exps.iter_mut().filter(|e| **e > gap).for_each(|e| *e -= 1),
+            None => exps.iter_mut().for_each(|e| *e = (*e).min(15)),
+        }
+    }
+    exps.iter().fold(0u64, |b, &e| (b << 4) | u64::from(e))
 }
 
 /// The board mirrored left to right.
@@ -201,11 +220,22 @@ mod tests {
     }
 
     #[test]
-    fn high_tiles_read_as_32768() {
-        let board: Board = "65536 131072 32768 2/0 0 0 0/0 0 0 0/0 0 0 0"
-            .parse()
-            .expect("a board");
-        assert_eq!(capped(board) >> 48, 0xFFF1);
+    fn boards_past_32768_are_downgraded() {
+        let board = |t: &str| t.parse::<Board>().expect("a board");
+        let b = |t: &str| board(t).low_bits();
+        // 65536 with no 2 on the board: every tile halves.
+        assert_eq!(
+            capped(board("65536 32768 4 8/0 0 0 0/0 0 0 0/0 0 0 0")),
+            b("32768 16384 2 4/0 0 0 0/0 0 0 0/0 0 0 0")
+        );
+        // The smallest gap is filled: the 2 and 4 stay, 16 and up halve.
+        assert_eq!(
+            capped(board("131072 65536 2 4/16 0 0 0/0 0 0 0/0 0 0 0")),
+            b("32768 16384 2 4/8 0 0 0/0 0 0 0/0 0 0 0")
+        );
+        // A board with no gap: its largest tiles read as 32768.
+        let full = "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 65536";
+        assert_eq!(capped(board(full)) & 0xFF, 0xFF);
         let small = Board::from_u64(0x1200_0000_0000_00F1);
         assert_eq!(capped(small), small.low_bits());
     }
