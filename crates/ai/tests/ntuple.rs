@@ -162,8 +162,8 @@ fn players_take_a_network_file() {
     let simple = play("greedy:eval=simple", 20);
     assert!(trained > 2 * simple, "network {trained}, simple {simple}");
     // Searched one chance layer deep, the same network plays better still.
-    let deeper = play(&format!("expectimax:depth=1,network={path_text}"), 5);
-    let greedy = play(&format!("greedy:network={path_text}"), 5);
+    let deeper = play(&format!("expectimax:depth=1,network={path_text}"), 16);
+    let greedy = play(&format!("greedy:network={path_text}"), 16);
     assert!(deeper > greedy, "expectimax {deeper}, greedy {greedy}");
     for name in [
         "expectimax:depth=1",
@@ -233,4 +233,31 @@ fn the_builtin_network_is_the_default_evaluation_when_there_is_one() {
         err.contains("takes no weights") || err.contains("no built-in network"),
         "{err}"
     );
+}
+
+#[test]
+fn one_step_is_td0_whatever_lambda_and_more_steps_learn() {
+    let one = |lambda| {
+        let mut net = small();
+        let config = TrainConfig {
+            steps: 1,
+            lambda,
+            ..td()
+        };
+        train(&mut net, 5, &config);
+        net.weights()
+    };
+    assert_eq!(one(0.0), one(0.7));
+    let mut net = small();
+    let config = TrainConfig {
+        steps: 5,
+        lambda: 0.5,
+        ..td()
+    };
+    let scores = train(&mut net, 400, &config);
+    let mean = |s: &[u64]| s.iter().sum::<u64>() as f64 / s.len() as f64;
+    assert!(mean(&scores[300..]) > 1.5 * mean(&scores[..100]));
+    // Deterministic, as every one-thread training.
+    let mut again = small();
+    assert_eq!(train(&mut again, 400, &config), scores);
 }

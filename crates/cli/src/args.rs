@@ -476,6 +476,15 @@ pub struct TrainArgs {
     /// (0.5 if only --restart is given), while it is at least 10 moves long.
     #[arg(long, value_name = "FRACTION", num_args = 0..=1, default_missing_value = "0.5")]
     pub restart: Option<f32>,
+    /// Learn toward the λ-return over this many moves ahead, not the next move alone
+    /// (default 1, TD(0); 5 when --lambda is given).
+    #[arg(long, value_name = "N")]
+    pub steps: Option<u32>,
+    /// TD(λ): with --steps above 1, the return k moves ahead weighs (1 - λ) λ^(k-1),
+    /// the rest on the last; 1 makes it --steps-step TD (default 0.5 when --steps is
+    /// given).
+    #[arg(long, value_name = "L")]
+    pub lambda: Option<f32>,
     /// Draw the learning curve (mean score and tile rates per report) to this SVG or
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]

@@ -81,12 +81,14 @@ impl PyNetwork {
     /// once on the same weights, without locks (with more than one the result varies
     /// from run to run). ``restart``, a fraction from 0 to 1, plays on from that far
     /// through each game once it ends, again and again, so the end game trains more.
+    /// ``steps`` above 1 learns toward the TD(λ) return over that many moves ahead,
+    /// with ``lambda_`` (1 makes it ``steps``-step TD).
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -99,7 +101,19 @@ impl PyNetwork {
         p4: f64,
         threads: usize,
         restart: Option<f32>,
+        steps: u32,
+        lambda_: f32,
     ) -> PyResult<Bound<'py, PyDict>> {
+        if !(1..=64).contains(&steps) {
+            return Err(value_error(format!(
+                "steps must be from 1 to 64, not {steps}"
+            )));
+        }
+        if !(0.0..=1.0).contains(&lambda_) {
+            return Err(value_error(format!(
+                "lambda_ must be from 0 to 1, not {lambda_}"
+            )));
+        }
         let asked = learning
             .map(str::parse::<Learning>)
             .transpose()
@@ -135,6 +149,8 @@ impl PyNetwork {
             rules: rules_of(start_tiles, p4, false)?,
             threads,
             restart,
+            steps,
+            lambda: lambda_,
         });
         let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
         let mut trained = 0;

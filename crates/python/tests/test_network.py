@@ -122,3 +122,13 @@ def test_threads_and_restarts_train_every_game_once() -> None:
     td.train(5, learning="td")
     td.train(5, learning="tc")
     assert td.games == 10
+
+
+def test_td_lambda_trains_and_checks_its_arguments() -> None:
+    net = Network("small")
+    net.train(10, steps=5, lambda_=0.5)
+    assert net.games == 10
+    with pytest.raises(ValueError, match="steps must be from 1 to 64, not 0"):
+        net.train(1, steps=0)
+    with pytest.raises(ValueError, match="lambda_ must be from 0 to 1"):
+        net.train(1, lambda_=2.0)

@@ -158,6 +158,13 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Whether to play on from late positions of each game ([`Restart`]).
     pub restart: Option<Restart>,
+    /// Learn toward the λ-return over this many moves ahead, not the next move alone:
+    /// 1 is TD(0). See [`TrainConfig::lambda`].
+    pub steps: u32,
+    /// With `steps` above 1, how the returns of 1 to `steps` moves ahead weigh:
+    /// `(1 - λ) λ^(k-1)` for k moves ahead, the rest on the last (TD(λ) truncated at
+    /// `steps` moves, as TDL2048+'s forward TD(λ)). 1 is `steps`-step TD.
+    pub lambda: f32,
 }
 
 impl Default for TrainConfig {
@@ -171,6 +178,8 @@ impl Default for TrainConfig {
             rules: Rules::default(),
             threads: 1,
             restart: None,
+            steps: 1,
+            lambda: 0.0,
         }
     }
 }
@@ -348,6 +357,8 @@ struct Worker<'a> {
     config: &'a TrainConfig,
     /// The afterstates of the stretch being played, when restarting.
     path: Vec<RandableBoard>,
+    /// The afterstates not yet learned (see [`Worker::stretch`]).
+    pending: std::collections::VecDeque<(RandableBoard, f32, u32)>,
 }
 
 /// How a stretch of play ended.
@@ -363,6 +374,7 @@ impl<'a> Worker<'a> {
             net,
             config,
             path: Vec::new(),
+            pending: std::collections::VecDeque::new(),
         }
     }
 
@@ -399,12 +411,19 @@ impl<'a> Worker<'a> {
     fn stretch(
         &mut self,
         mut board: PlayableBoard,
-        mut previous: Option<(RandableBoard, f32)>,
+        previous: Option<(RandableBoard, f32)>,
         rng: &mut Rng,
     ) -> Stretch {
         let p4 = self.config.rules.four_probability;
         let rate = self.config.alpha / self.net.features() as f32;
         let keep_path = self.config.restart.is_some();
+        let steps = self.config.steps.max(1) as usize;
+        // The afterstates still to learn, oldest first, each with its value when its
+        // move was chosen and the score of the move that followed it (0 until then).
+        self.pending.clear();
+        if let Some((prev, value)) = previous {
+            self.pending.push_back((prev, value, 0));
+        }
         let (mut score, mut moves) = (0u64, 0u64);
         loop {
             // The move: the best score plus value of the afterstate.
@@ -423,10 +442,15 @@ impl<'a> Worker<'a> {
             let Some((after, gained, value)) = best else {
                 break;
             };
-            if let Some((prev, estimate)) = previous {
-                self.learn(prev.board(), estimate, best_total, rate);
+            if let Some(last) = self.pending.back_mut() {
+                last.2 = gained;
             }
-            previous = Some((after, value));
+            if self.pending.len() == steps {
+                let target = self.lambda_return(Some(value));
+                let (oldest, estimate, _) = self.pending.pop_front().expect("full");
+                self.learn(oldest.board(), estimate, target, rate);
+            }
+            self.pending.push_back((after, value, 0));
             if keep_path {
                 self.path.push(after);
             }
@@ -434,13 +458,42 @@ impl<'a> Worker<'a> {
             moves += 1;
             board = after.with_random_tile(rng, p4).0;
         }
-        if let Some((prev, estimate)) = previous {
-            self.learn(prev.board(), estimate, 0.0, rate);
+        // The game is over: what is still pending learns toward the scores to the end.
+        while !self.pending.is_empty() {
+            let target = self.lambda_return(None);
+            let (oldest, estimate, _) = self.pending.pop_front().expect("not empty");
+            self.learn(oldest.board(), estimate, target, rate);
         }
         Stretch {
             score,
             moves,
             last: board,
         }
+    }
+
+    /// The target of the oldest pending afterstate: with one step, the next move's
+    /// score plus `next`, the value of the afterstate it led to (`None` when the game
+    /// is over, worth 0). With more, the λ-return over the pending afterstates: the
+    /// return k moves ahead is the scores of those k moves plus the value of the
+    /// afterstate they reach.
+    fn lambda_return(&self, next: Option<f32>) -> f32 {
+        let lambda = self.config.lambda;
+        let n = self.pending.len();
+        let mut rewards = 0.0;
+        let mut target = 0.0;
+        let mut weight = 1.0;
+        for k in 1..=n {
+            rewards += self.pending[k - 1].2 as f32;
+            // The value k moves ahead: a pending afterstate's, or at the end `next`.
+            let ahead = if k < n { Some(self.pending[k].1) } else { next };
+            let ret = rewards + ahead.unwrap_or(0.0);
+            if k == n {
+                target += weight * ret;
+            } else {
+                target += weight * (1.0 - lambda) * ret;
+                weight *= lambda;
+            }
+        }
+        target
     }
 }

@@ -65,7 +65,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         config
             .restart
             .map(|r| format!(", restarts at {}", r.at))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            + &if config.steps > 1 {
+                format!(", TD(λ) with λ {} over {} moves", config.lambda, config.steps)
+            } else {
+                String::new()
+            },
         describe_rules(config.rules),
     )?;
     writeln!(out, "\n{}", report_header())?;
@@ -181,6 +186,16 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         }),
         None => None,
     };
+    let (steps, lambda) = match (args.steps, args.lambda) {
+        (None, None) => (1, 0.0),
+        (steps, lambda) => (steps.unwrap_or(5), lambda.unwrap_or(0.5)),
+    };
+    if !(1..=64).contains(&steps) {
+        bail!("--steps must be from 1 to 64, not {steps}");
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        bail!("--lambda must be from 0 to 1, not {lambda}");
+    }
     Ok(TrainConfig {
         alpha,
         learning,
@@ -188,6 +203,8 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         rules: args.rules.rules()?,
         threads,
         restart,
+        steps,
+        lambda,
     })
 }
 
@@ -426,6 +443,8 @@ mod tests {
             (&["--threads", "5000"], "--threads must be at most 1024"),
             (&["--restart", "1"], "--restart must be from 0 up to"),
             (&["--restart=-0.5"], "--restart must be from 0 up to"),
+            (&["--steps", "0"], "--steps must be from 1 to 64"),
+            (&["--lambda", "1.5"], "--lambda must be from 0 to 1"),
             (&["--p4", "2"], "invalid rules"),
             (
                 &["--illegal-move-spawns"],
@@ -443,6 +462,11 @@ mod tests {
         let c = config(&args(&["--learning", "td", "--restart"]), &new).expect("valid");
         assert_eq!((c.alpha, c.learning), (0.1, Learning::Td));
         assert_eq!(c.restart, Some(Restart::default()));
+        assert_eq!((c.steps, c.lambda), (1, 0.0));
+        let c = config(&args(&["--lambda", "0.25"]), &new).expect("valid");
+        assert_eq!((c.steps, c.lambda), (5, 0.25));
+        let c = config(&args(&["--steps", "3"]), &new).expect("valid");
+        assert_eq!((c.steps, c.lambda), (3, 0.5));
         assert!(c.threads >= 1);
     }
 
