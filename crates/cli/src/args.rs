@@ -489,9 +489,13 @@ pub struct TrainArgs {
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Games to train now.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
-    pub games: u64,
+    /// Games to train now (default 100000, or as many as --minutes allows).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Stop starting games after this many minutes (the games under way finish), and
+    /// end as when --games are done.
+    #[arg(long, value_name = "M")]
+    pub minutes: Option<f64>,
     /// How weights learn: td (plain TD(0) steps) or tc (temporal coherence: each
     /// weight's steps also scaled by how consistent its errors are). Default: tc for a
     /// new network, the file's with --resume.

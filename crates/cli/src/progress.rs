@@ -6,8 +6,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A bar on stderr counting `total` games, with elapsed time and ETA, followed by
 /// `trailer` (an indicatif template fragment such as `{msg}`); `style` may add keys the
-/// trailer uses. Hidden when `visible` is false, so callers pass whether the user wants
-/// it and stderr is a terminal.
+/// trailer uses. With `total` `u64::MAX` (no end known) it counts games alone. Hidden
+/// when `visible` is false, so callers pass whether the user wants it and stderr is a
+/// terminal.
 pub(crate) fn games_bar(
     total: u64,
     visible: bool,
@@ -17,9 +18,14 @@ pub(crate) fn games_bar(
     if !visible {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let template =
-        format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} games, ETA {{eta}}  {trailer}");
+    let endless = total == u64::MAX;
+    let bar =
+        ProgressBar::with_draw_target((!endless).then_some(total), ProgressDrawTarget::stderr());
+    let template = if endless {
+        format!("{{elapsed_precise}} {{pos}} games  {trailer}")
+    } else {
+        format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} games, ETA {{eta}}  {trailer}")
+    };
     let chosen = ProgressStyle::with_template(&template)
         .map(|s| style(s.progress_chars("=> ")))
         .unwrap_or_else(|_| ProgressStyle::default_bar());

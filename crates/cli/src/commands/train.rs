@@ -38,6 +38,10 @@ pub(crate) const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 pub fn run(args: &TrainArgs) -> Result<()> {
     let mut net = network(args)?;
     let config = config(args, &net)?;
+    let games = games(args)?;
+    let deadline = args
+        .minutes
+        .map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
     let plot = args
         .plot
         .as_deref()
@@ -56,7 +60,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         net.stages(),
         net.weight_count(),
         net.games(),
-        args.games,
+        match (args.games, args.minutes) {
+            (None, Some(m)) => format!("{m} minutes"),
+            (Some(g), Some(m)) => format!("{g} games or {m} minutes"),
+            _ => games.to_string(),
+        } + if args.games.is_none() && args.minutes.is_some() { "" } else { " games" },
         config.learning.name(),
         config.alpha,
         config.seed,
@@ -78,7 +86,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     drop(out);
 
     let bar = games_bar(
-        args.games,
+        games,
         !args.quiet && std::io::stderr().is_terminal(),
         "{msg}",
         |s| s,
@@ -89,18 +97,19 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let trainer = Trainer::new(config);
     let save_every = Duration::from_secs(args.save_every.max(1));
     let mut trained = 0;
-    while trained < args.games && !stop.load(Ordering::Relaxed) {
+    let time_left = || deadline.map_or(true, |d| Instant::now() < d);
+    while trained < games && !stop.load(Ordering::Relaxed) && time_left() {
         let until = Instant::now() + save_every;
         trained += trainer.train(
             &mut net,
-            args.games - trained,
-            &|| !stop.load(Ordering::Relaxed) && Instant::now() < until,
+            games - trained,
+            &|| !stop.load(Ordering::Relaxed) && Instant::now() < until && time_left(),
             &|game| {
                 let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
                 p.add(game, &bar, started);
             },
         );
-        if trained < args.games && !stop.load(Ordering::Relaxed) {
+        if trained < games && !stop.load(Ordering::Relaxed) && time_left() {
             save(&args.out, &net)?;
         }
     }
@@ -110,7 +119,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         .unwrap_or_else(PoisonError::into_inner);
     bar.finish_and_clear();
     progress.flush()?;
-    let interrupted = trained < args.games;
+    let interrupted = stop.load(Ordering::Relaxed);
     net.add_note(&format!(
         "{}: games {}..{}, {} thread{}, {wall:.0} s, ai2048 {}",
         command_line(),
@@ -161,7 +170,7 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
     if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
         bail!("--alpha must be above 0 and at most 1, not {alpha}");
     }
-    if args.games == 0 {
+    if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
     if args.report == 0 {
@@ -205,6 +214,20 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         restart,
         steps,
         lambda,
+    })
+}
+
+/// The games to train now: `--games`, else 100000, or no end with `--minutes`.
+fn games(args: &TrainArgs) -> Result<u64> {
+    if let Some(m) = args.minutes {
+        if !(m.is_finite() && m > 0.0 && m <= 1e6) {
+            bail!("--minutes must be above 0 (and at most 1000000), not {m}");
+        }
+    }
+    Ok(match (args.games, args.minutes) {
+        (Some(g), _) => g,
+        (None, Some(_)) => u64::MAX,
+        (None, None) => 100_000,
     })
 }
 
@@ -468,6 +491,28 @@ mod tests {
         let c = config(&args(&["--steps", "3"]), &new).expect("valid");
         assert_eq!((c.steps, c.lambda), (3, 0.5));
         assert!(c.threads >= 1);
+    }
+
+    #[test]
+    fn games_and_minutes() {
+        assert_eq!(games(&args(&[])).expect("valid"), 100_000);
+        assert_eq!(games(&args(&["--minutes", "2"])).expect("valid"), u64::MAX);
+        assert_eq!(
+            games(&args(&["--minutes", "2", "--games", "5"])).expect("valid"),
+            5
+        );
+        for bad in [
+            "--minutes=0",
+            "--minutes=-1",
+            "--minutes=NaN",
+            "--minutes=inf",
+        ] {
+            let err = games(&args(&[bad])).unwrap_err();
+            assert!(
+                err.to_string().contains("--minutes must be above 0"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]
