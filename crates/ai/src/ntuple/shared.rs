@@ -1,7 +1,7 @@
 //! Network files read once per process: every player that names a file shares it.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use super::{NTupleNetwork, NetworkError};
@@ -9,15 +9,20 @@ use super::{NTupleNetwork, NetworkError};
 /// A file as it was when read: its path, length and modification time.
 type FileKey = (PathBuf, u64, Option<SystemTime>);
 
-/// The networks read so far, kept only while a player holds them.
-static LOADED: Mutex<Vec<(FileKey, Weak<NTupleNetwork>)>> = Mutex::new(Vec::new());
+/// The networks read last, newest last: at most [`KEPT`], so that a front end that
+/// creates and drops players (a benchmark validates its player, then creates one per
+/// game) reads a file once.
+static LOADED: Mutex<Vec<(FileKey, Arc<NTupleNetwork>)>> = Mutex::new(Vec::new());
+
+/// How many networks [`LOADED`] keeps.
+const KEPT: usize = 2;
 
 impl NTupleNetwork {
-    /// The network in the file at `path`, shared: while any player holds the network
-    /// read from a file, creating another from the same unchanged file reads nothing
-    /// again. A benchmark creates a player per game, and a 4x6 network is 256 MiB. The
-    /// coherence a network keeps for learning is left out
-    /// ([`NTupleNetwork::load_for_play`]).
+    /// The network in the file at `path`, shared: creating another player from the
+    /// same unchanged file reads nothing again, while it is one of the last two files
+    /// read or a player still holds it. A benchmark creates a player per game, and a
+    /// 4x6 network is 256 MiB (128 MiB packed). The coherence a network keeps for
+    /// learning is left out ([`NTupleNetwork::load_for_play`]).
     ///
     /// # Errors
     ///
@@ -29,16 +34,17 @@ impl NTupleNetwork {
         // The lock is held while reading, so that threads creating players at once
         // read the file once between them.
         let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
-        loaded.retain(|(_, net)| net.strong_count() > 0);
-        if let Some(net) = loaded
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, net)| net.upgrade())
-        {
+        if let Some(at) = loaded.iter().position(|(k, _)| *k == key) {
+            let entry = loaded.remove(at);
+            let net = Arc::clone(&entry.1);
+            loaded.push(entry);
             return Ok(net);
         }
         let net = Arc::new(NTupleNetwork::load_for_play(path)?);
-        loaded.push((key, Arc::downgrade(&net)));
+        loaded.push((key, Arc::clone(&net)));
+        if loaded.len() > KEPT {
+            loaded.remove(0);
+        }
         Ok(net)
     }
 }
