@@ -53,7 +53,12 @@ pub fn run() -> Signature {
         threads: 1,
         ..ExpectimaxConfig::default()
     };
-    let mut player = Expectimax::new(config);
+    // The default evaluation: the built-in network when the build has one.
+    let eval: std::sync::Arc<dyn crate::eval::Evaluator> = match crate::ntuple::builtin() {
+        Some(net) => net,
+        None => crate::eval::RowTable::standard(),
+    };
+    let mut player = Expectimax::with_eval(config, eval);
     let mut signature = Signature { nodes: 0, moves: 0 };
     for text in POSITIONS {
         let board: Board = text.parse().expect("signature positions parse");
