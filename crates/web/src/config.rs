@@ -24,8 +24,10 @@ const EVAL_TABLES_MB: usize = 1;
 ///
 /// let config = ServerConfig { workers: 2, queue: 4, ..ServerConfig::default() };
 /// assert_eq!(config.max_time, Duration::from_millis(1000));
-/// // 2 workers, each keeping at most 4 players of at most 24 + 1 MiB.
-/// assert_eq!(config.worst_case_memory_mb(), 2 * 4 * 25);
+/// // 2 workers, each keeping at most 4 players of at most 24 + 1 MiB, and the
+/// // network built in, if any.
+/// let network = ai2048_ai::ntuple::builtin().map_or(0, |n| (2 * n.weight_count()).div_ceil(1 << 20));
+/// assert_eq!(config.worst_case_memory_mb(), 2 * 4 * 25 + network);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerConfig {
@@ -85,13 +87,18 @@ impl ServerConfig {
     /// The most memory the players may take at once, in MiB: every worker keeping its
     /// [`players_per_worker`](Self::players_per_worker) players, each as large as a
     /// player can be (an expectimax table of [`tt_mb`](Self::tt_mb), or an MCTS tree
-    /// of 24 MiB at most), with its evaluation tables (1 MiB). The rest of the server (connections, bodies of at most
+    /// of 24 MiB at most), with its evaluation tables (1 MiB), plus the built-in
+    /// network when the build has one, which every player shares (one copy, of its
+    /// weights as `i16`). The rest of the server (connections, bodies of at most
     /// [`body_limit`](Self::body_limit)) is small beside it.
     #[must_use]
     pub fn worst_case_memory_mb(&self) -> usize {
+        let network =
+            ai2048_ai::ntuple::builtin().map_or(0, |n| (2 * n.weight_count()).div_ceil(1 << 20));
         self.workers
             .max(1)
             .saturating_mul(self.players_per_worker.max(1))
             .saturating_mul(self.tt_mb.max(MCTS_TREE_MB) + EVAL_TABLES_MB)
+            .saturating_add(network)
     }
 }
