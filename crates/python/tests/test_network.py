@@ -132,3 +132,23 @@ def test_td_lambda_trains_and_checks_its_arguments() -> None:
         net.train(1, steps=0)
     with pytest.raises(ValueError, match="lambda_ must be from 0 to 1"):
         net.train(1, lambda_=2.0)
+
+
+def test_a_packed_network_loads_and_trains_on(tmp_path: Path) -> None:
+    import subprocess
+    import shutil
+
+    net = trained(50)
+    trained_path = tmp_path / "net.bin"
+    net.save(trained_path)
+    binary = shutil.which("ai2048") or str(Path(__file__).resolve().parents[3] / "target" / "debug" / "ai2048")
+    if not Path(binary).exists():
+        pytest.skip("the ai2048 binary is not built")
+    packed = tmp_path / "net.np"
+    subprocess.run([binary, "net", "pack", str(trained_path), str(packed), "--level", "1"], check=True, capture_output=True)
+    back = Network.load(packed)
+    assert back.games == 50
+    board = Board("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 2")
+    assert back.value(board) == pytest.approx(net.value(board), abs=2.0)
+    back.train(5)
+    assert back.games == 55

@@ -505,24 +505,30 @@ impl NTupleNetwork {
         result
     }
 
-    /// Reads the network file at `path`.
+    /// Reads the network file at `path`, trained or packed
+    /// ([`NTupleNetwork::read_packed`]; its weights stay `i16` until it trains).
     ///
     /// # Errors
     ///
-    /// As [`NTupleNetwork::read_from`]; the I/O error when the file cannot be opened.
+    /// As [`NTupleNetwork::read_from`] or [`NTupleNetwork::read_packed`]; the I/O error
+    /// when the file cannot be opened.
     pub fn load(path: &Path) -> Result<NTupleNetwork, NetworkError> {
-        NTupleNetwork::read_from(std::fs::File::open(path).map_err(NetworkError::Io)?)
+        NTupleNetwork::load_either(path, true)
     }
 
-    /// Reads the network file at `path` for play, trained ([`NTupleNetwork::load`]) or
-    /// packed ([`NTupleNetwork::read_packed`]): without the coherence a trained
-    /// network keeps for learning (checked, not kept), which a player never reads
-    /// and which is twice the size of the weights.
+    /// Reads the network file at `path` for play, trained or packed: as
+    /// [`NTupleNetwork::load`], but without the coherence a trained network keeps for
+    /// learning (checked, not kept), which a player never reads and which is twice the
+    /// size of the weights.
     ///
     /// # Errors
     ///
-    /// As [`NTupleNetwork::load`] or [`NTupleNetwork::read_packed`].
+    /// As [`NTupleNetwork::load`].
     pub fn load_for_play(path: &Path) -> Result<NTupleNetwork, NetworkError> {
+        NTupleNetwork::load_either(path, false)
+    }
+
+    fn load_either(path: &Path, keep_coherence: bool) -> Result<NTupleNetwork, NetworkError> {
         let mut file = std::fs::File::open(path).map_err(NetworkError::Io)?;
         let mut magic = [0u8; 8];
         let n = read_up_to(&mut file, &mut magic).map_err(NetworkError::Io)?;
@@ -531,7 +537,7 @@ impl NTupleNetwork {
             file.read_to_end(&mut bytes).map_err(NetworkError::Io)?;
             return NTupleNetwork::read_packed(&bytes);
         }
-        NTupleNetwork::read_checked(io::Cursor::new(&magic[..n]).chain(file), false)
+        NTupleNetwork::read_checked(io::Cursor::new(&magic[..n]).chain(file), keep_coherence)
     }
 }
 
