@@ -37,6 +37,9 @@ pub const MAX_WEIGHTS: usize = 1 << 30;
 /// The longest notes a file may hold.
 const MAX_NOTES: usize = 1 << 20;
 
+/// The fewest values a reader makes room for ahead of reading them (4 MiB of `f32`).
+const RESERVE_STEP: usize = 1 << 20;
+
 /// A network file that cannot be read.
 #[derive(Debug)]
 pub enum NetworkError {
@@ -175,6 +178,18 @@ pub(super) fn check_size(per_stage: usize, stages: &Stages) -> Result<(), Networ
         )));
     }
     Ok(())
+}
+
+/// Makes room in `values` for `n` more of the `total` a header declares: at most
+/// what is read so far, or [`RESERVE_STEP`], ahead (never past `total`). The room grows
+/// as the values arrive, so that a short file whose header declares gigabytes of
+/// weights ends in an error, not in asking for them; and it grows by doubling, so that
+/// a large network is copied no more than a few times.
+pub(super) fn reserve_ahead<T>(values: &mut Vec<T>, n: usize, total: usize) {
+    if values.capacity() - values.len() < n {
+        let ahead = values.len().max(RESERVE_STEP);
+        values.reserve_exact(total.saturating_sub(values.len()).min(ahead).max(n));
+    }
 }
 
 /// The bytes of the tuples (their number, then each one's length and cells), the
@@ -403,8 +418,11 @@ impl NTupleNetwork {
             stages: stages.count(),
         };
         let total = per_stage * stages.count();
-        let mut values = Vec::with_capacity(total);
-        read_floats(&mut r, &layout, 1, "the weights", |w| values.push(w))?;
+        let mut values = Vec::new();
+        read_floats(&mut r, &layout, 1, "the weights", |w| {
+            reserve_ahead(&mut values, 1, total);
+            values.push(w);
+        })?;
         let mut coherence = None;
         if coherent {
             let mut kept: Vec<[f32; 2]> =
@@ -777,6 +795,51 @@ mod tests {
         assert!(
             err.to_string().contains("tuples and stages hold more"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_huge_header_with_no_weights_is_refused_without_room_for_them() {
+        // Sixteen 6-tuples in 4 stages: 2^30 weights, the most a header may declare,
+        // and none follows (a 149-byte input the `network_file` fuzz target can reach;
+        // found by reading the loader, not by the fuzzer): the reader made
+        // room for all 4 GiB of them before reading the first.
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&0u64.to_le_bytes());
+        bytes.extend_from_slice(&16u32.to_le_bytes());
+        for _ in 0..16 {
+            bytes.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
+        }
+        bytes.extend_from_slice(&3u32.to_le_bytes());
+        for t in 1..=3u32 {
+            bytes.extend_from_slice(&(t * 1000).to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0, 0, 0, 0, 0]);
+        let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the file ends in the weights of tuple 1 of stage 1"),
+            "{err}"
+        );
+        // What the reader makes room for: a little ahead of what has come, never
+        // what the header declares.
+        let mut values: Vec<u8> = Vec::new();
+        reserve_ahead(&mut values, 1, MAX_WEIGHTS);
+        assert_eq!(values.capacity(), RESERVE_STEP);
+        let total = 5 * RESERVE_STEP + 3;
+        let mut capacities = Vec::new();
+        for _ in 0..total {
+            reserve_ahead(&mut values, 1, total);
+            values.push(0);
+            if capacities.last() != Some(&values.capacity()) {
+                capacities.push(values.capacity());
+            }
+        }
+        assert_eq!(
+            capacities,
+            [RESERVE_STEP, 2 * RESERVE_STEP, 4 * RESERVE_STEP, total]
         );
     }
 }

@@ -22,7 +22,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::file::{check_size, shape_bytes, Checked, Fnv};
+use super::file::{check_size, reserve_ahead, shape_bytes, Checked, Fnv};
 use super::weights::{Quantized, Weights};
 use super::{NTupleNetwork, NetworkError};
 
@@ -150,11 +150,12 @@ impl NTupleNetwork {
             scales.push(scale);
         }
         let total = per_stage * stages.count();
-        let mut values = Vec::with_capacity(total);
+        let mut values = Vec::new();
         let mut chunk = vec![0u8; 1 << 16];
         while values.len() < total {
             let n = (total - values.len()).min(chunk.len() / 2);
             r.fill(&mut chunk[..2 * n], "the weights").map_err(damage)?;
+            reserve_ahead(&mut values, n, total);
             values.extend(
                 chunk[..2 * n]
                     .chunks_exact(2)
@@ -315,5 +316,34 @@ mod tests {
         );
         let info = packed_info(&bytes).expect("whole");
         assert_eq!(info.bytes, bytes.len());
+    }
+
+    #[test]
+    fn a_huge_header_with_no_weights_is_refused() {
+        // 2^30 weights declared (sixteen 6-tuples in 4 stages), under a right
+        // checksum, and none follows: an error, not 2 GiB made ready for them.
+        let mut body = Vec::new();
+        body.extend_from_slice(&0u64.to_le_bytes());
+        body.extend_from_slice(&16u32.to_le_bytes());
+        for _ in 0..16 {
+            body.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
+        }
+        body.extend_from_slice(&3u32.to_le_bytes());
+        for t in 1..=3u32 {
+            body.extend_from_slice(&(t * 1000).to_le_bytes());
+        }
+        body.extend_from_slice(&0u32.to_le_bytes());
+        body.push(I16_SCALED);
+        for _ in 0..16 * 4 {
+            body.extend_from_slice(&1f32.to_le_bytes());
+        }
+        let mut bytes = PACKED_MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&zstd::encode_all(&body[..], 1).expect("in memory"));
+        let mut hash = Fnv::new();
+        hash.update(&bytes);
+        bytes.extend_from_slice(&hash.0.to_le_bytes());
+        let err = NTupleNetwork::read_packed(&bytes).unwrap_err().to_string();
+        assert!(err.contains("the file ends in the weights"), "{err}");
     }
 }
