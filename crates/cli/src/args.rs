@@ -496,6 +496,10 @@ pub struct TrainArgs {
     /// end as when --games are done.
     #[arg(long, value_name = "M")]
     pub minutes: Option<f64>,
+    /// Stop starting games once this many moves are trained (restarts' moves count):
+    /// a budget by the work done, to compare ways of training fairly.
+    #[arg(long, value_name = "N")]
+    pub moves: Option<u64>,
     /// How weights learn: td (plain TD(0) steps) or tc (temporal coherence: each
     /// weight's steps also scaled by how consistent its errors are). Default: tc for a
     /// new network, the file's with --resume.

@@ -52,7 +52,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "ai2048 train: {} tuples ({}), {} stage{} ({}), {} weights, {} games trained; {} games now, learning {}, alpha {}, seed {}, {} thread{}{}, {}",
+        "ai2048 train: {} tuples ({}), {} stage{} ({}), {} weights, {} games trained; {} now, learning {}, alpha {}, seed {}, {} thread{}{}, {}",
         net.tuples().len(),
         describe_tuples(&net),
         net.stages().count(),
@@ -60,11 +60,18 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         net.stages(),
         net.weight_count(),
         net.games(),
-        match (args.games, args.minutes) {
-            (None, Some(m)) => format!("{m} minutes"),
-            (Some(g), Some(m)) => format!("{g} games or {m} minutes"),
-            _ => games.to_string(),
-        } + if args.games.is_none() && args.minutes.is_some() { "" } else { " games" },
+        match (args.games, args.minutes, args.moves) {
+            (None, None, None) => format!("{games} games"),
+            (g, m, n) => [
+                g.map(|g| format!("{g} games")),
+                m.map(|m| format!("{m} minutes")),
+                n.map(|n| format!("{n} trained moves")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" or "),
+        },
         config.learning.name(),
         config.alpha,
         config.seed,
@@ -97,7 +104,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let trainer = Trainer::new(config);
     let save_every = Duration::from_secs(args.save_every.max(1));
     let mut trained = 0;
-    let time_left = || deadline.map_or(true, |d| Instant::now() < d);
+    let moves_left = || {
+        args.moves.map_or(true, |budget| {
+            progress
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .trained_moves
+                < budget
+        })
+    };
+    let time_left = || deadline.map_or(true, |d| Instant::now() < d) && moves_left();
     while trained < games && !stop.load(Ordering::Relaxed) && time_left() {
         let until = Instant::now() + save_every;
         trained += trainer.train(
@@ -224,11 +240,16 @@ fn games(args: &TrainArgs) -> Result<u64> {
             bail!("--minutes must be above 0 (and at most 1000000), not {m}");
         }
     }
-    Ok(match (args.games, args.minutes) {
-        (Some(g), _) => g,
-        (None, Some(_)) => u64::MAX,
-        (None, None) => 100_000,
-    })
+    if args.moves == Some(0) {
+        bail!("--moves must be at least 1");
+    }
+    Ok(
+        match (args.games, args.minutes.is_some() || args.moves.is_some()) {
+            (Some(g), _) => g,
+            (None, true) => u64::MAX,
+            (None, false) => 100_000,
+        },
+    )
 }
 
 /// The network to train: a new one, or with `--resume` the one in `--out`.
