@@ -459,7 +459,8 @@ pub struct TrainArgs {
     pub tuples: Option<String>,
     /// The stages of a new network: where each further set of tables begins, as sums of
     /// the board's distinct tiles (16384: once the board holds a 16384; 16384,49152:
-    /// also once it holds a 32768 and a 16384). Default: one stage.
+    /// also once it holds a 32768 and a 16384). Default: one stage. With --resume, a
+    /// one-stage network splits into these stages, each starting from its tables.
     #[arg(long, value_name = "T,...")]
     pub stages: Option<String>,
     /// The value every board of a new network starts at (optimistic initialization,

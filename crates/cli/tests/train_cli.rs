@@ -111,12 +111,28 @@ fn threads_restarts_stages_and_a_plot() {
     assert!(stdout.contains("learning curve drawn to"), "{stdout}");
     let svg = std::fs::read_to_string(&plot).expect("a plot");
     let net = NTupleNetwork::load(&out).expect("a network");
-    let _ = (std::fs::remove_file(&out), std::fs::remove_file(&plot));
     assert!(
         svg.starts_with("<svg") && svg.contains("games trained"),
         "{svg}"
     );
     assert_eq!((net.games(), net.stages().count()), (40, 2));
+    // Two stages do not split again into others.
+    let run = ai2048(&[
+        "train",
+        "--out",
+        path(&out),
+        "--resume",
+        "--stages",
+        "4096",
+        "--games",
+        "1",
+        "-q",
+    ]);
+    assert!(
+        text(&run.stderr).contains("only a one-stage network splits"),
+        "{}",
+        text(&run.stderr)
+    );
     // The restarts trained more moves than the games played.
     let trained: u64 = stdout
         .split(" trained moves")
@@ -125,6 +141,18 @@ fn threads_restarts_stages_and_a_plot() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no trained moves in {stdout}"));
     assert!(trained > 40 * 100, "{stdout}");
+    // A one-stage network splits, each stage starting from its tables.
+    let one = temp_path("one-stage");
+    train(&one, "20", &[]);
+    let stdout = train(&one, "5", &["--resume", "--stages", "16384"]);
+    assert!(stdout.contains("2 stages (16384)"), "{stdout}");
+    let split = NTupleNetwork::load(&one).expect("a network");
+    let _ = (
+        std::fs::remove_file(&out),
+        std::fs::remove_file(&plot),
+        std::fs::remove_file(&one),
+    );
+    assert_eq!((split.games(), split.stages().count()), (25, 2));
 }
 
 #[test]
@@ -168,10 +196,6 @@ fn bad_arguments_and_files_are_clear_errors() {
         (
             &["--out", path(&existing), "--resume", "--tuples", "4x6"],
             "--tuples: ",
-        ),
-        (
-            &["--out", path(&existing), "--resume", "--stages", "16384"],
-            "--stages: ",
         ),
         (
             &["--out", path(&existing), "--resume", "--init", "5"],

@@ -319,6 +319,49 @@ impl NTupleNetwork {
         net
     }
 
+    /// The same network split into `stages`, every stage starting as a copy of this
+    /// one-stage network's tables, so that each goes on from what the whole game
+    /// taught (rather than from nothing, which few late positions would train). The
+    /// coherence, if kept, is copied too.
+    ///
+    /// # Errors
+    ///
+    /// When the network already has more than one stage.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late: Board = "16384 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// net.learn(late, 8.0);
+    /// let split = net.split_into("16384".parse()?)?;
+    /// assert_eq!(split.stages().count(), 2);
+    /// assert_eq!(split.value(late), net.value(late));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn split_into(&self, stages: Stages) -> Result<NTupleNetwork, String> {
+        if self.stages.count() > 1 {
+            return Err(format!(
+                "the network has {} stages already ({}); only a one-stage network splits",
+                self.stages.count(),
+                self.stages
+            ));
+        }
+        let copies = stages.count();
+        let mut net = self.clone_without_weights();
+        net.stages = stages;
+        let values: Vec<f32> = (0..copies).flat_map(|_| self.weights.values()).collect();
+        let plain = Weights::from_values(&values);
+        net.weights = match self.weights.coherence() {
+            Some(c) => {
+                let all: Vec<[f32; 2]> = (0..copies).flat_map(|_| c.iter().copied()).collect();
+                plain.with_coherence(Some(&all))
+            }
+            None => plain,
+        };
+        Ok(net)
+    }
+
     /// The number of weights that are not 0.
     #[must_use]
     pub fn nonzero_weights(&self) -> usize {

@@ -300,15 +300,18 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
             );
         }
     }
-    if let Some(stages) = stages {
-        if &stages != net.stages() {
-            bail!(
-                "--stages: {} has other stages ({}); leave --stages out to go on with them",
-                args.out.display(),
-                net.stages()
-            );
+    let net = match stages {
+        Some(stages) if &stages != net.stages() => {
+            // A one-stage network splits, each stage starting from its tables.
+            net.split_into(stages).map_err(|e| {
+                anyhow!(
+                    "--stages: {}: {e}; leave --stages out to go on with them",
+                    args.out.display()
+                )
+            })?
         }
-    }
+        _ => net,
+    };
     if args.init.is_some() {
         bail!("--init: only a new network starts from a value; leave it out with --resume");
     }
