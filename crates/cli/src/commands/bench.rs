@@ -41,6 +41,8 @@ static PRESSES: AtomicUsize = AtomicUsize::new(0);
 ///
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
 pub fn run(args: &BenchArgs) -> Result<()> {
+    // First, so that Ctrl-C while players or networks load stops cleanly too.
+    let stop = catch_ctrl_c();
     let config = config(args)?;
     let done = match &args.resume {
         Some(path) => saved_games(path, &config)?,
@@ -49,7 +51,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let resumed = done.len();
     let resumed_moves: u64 = done.iter().map(|r| r.moves).sum();
     let to_play = config.games - resumed as u64;
-    let stop = catch_ctrl_c();
     let progress = Progress::new(to_play, !args.quiet && std::io::stderr().is_terminal());
     let started = Instant::now();
     let records = resume_bench(&config, done, stop, |record| {

@@ -29,12 +29,13 @@ use crate::progress::games_bar;
 ///
 /// Bad arguments, a faulty player, or a file that cannot be written.
 pub fn run(args: &SweepArgs) -> Result<()> {
+    // First, so that Ctrl-C while players or networks load stops cleanly too.
+    let stop = catch_ctrl_c();
     let config = config(args)?;
     let plot = match &args.plot {
         Some(path) => Some((path.as_path(), PlotFormat::from_path(path)?)),
         None => None,
     };
-    let stop = catch_ctrl_c();
     let total = config.bench.games * config.depths.len() as u64;
     let progress = games_bar(
         total,

@@ -36,6 +36,8 @@ pub(crate) const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 /// Bad arguments, a network file that cannot be read (with `--resume`) or written, or
 /// an `--out` file that exists without `--resume`.
 pub fn run(args: &TrainArgs) -> Result<()> {
+    // First, so that Ctrl-C while players or networks load stops cleanly too.
+    let stop = catch_ctrl_c();
     let mut net = network(args)?;
     let config = config(args, &net)?;
     let games = games(args)?;
@@ -48,7 +50,6 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         .map(PlotFormat::from_path)
         .transpose()
         .context("--plot")?;
-    let stop = catch_ctrl_c();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -35,12 +35,13 @@ use crate::progress::games_bar;
 ///
 /// Bad arguments, a faulty player, or a weights file that cannot be read or written.
 pub fn run(args: &TuneArgs) -> Result<()> {
+    // First, so that Ctrl-C while players or networks load stops cleanly too.
+    let stop = catch_ctrl_c();
     let config = config(args)?;
     let validate_games = args.validate.unwrap_or(config.games);
     check_out(&args.out)?;
     let mut tuner = Tuner::new(&config)?;
     let command = command_line();
-    let stop = catch_ctrl_c();
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", describe(&tuner))?;
