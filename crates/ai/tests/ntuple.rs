@@ -261,3 +261,18 @@ fn one_step_is_td0_whatever_lambda_and_more_steps_learn() {
     let mut again = small();
     assert_eq!(train(&mut again, 400, &config), scores);
 }
+
+#[test]
+fn restarts_from_the_start_still_end() {
+    // Back to the first move of every stretch: without a cap, the game for ever.
+    let config = TrainConfig {
+        restart: Some(ai2048_ai::ntuple::Restart {
+            min_moves: 1,
+            at: 0.0,
+        }),
+        ..td()
+    };
+    let game = train_game(&mut small(), &config);
+    let most = u64::from(ai2048_ai::ntuple::MAX_RESTARTS + 1) * 5000;
+    assert!(game.trained_moves > game.moves && game.trained_moves < most, "{game:?}");
+}

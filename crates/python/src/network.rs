@@ -131,9 +131,9 @@ impl PyNetwork {
             )));
         }
         let restart = match restart {
-            Some(at) if !(0.0..1.0).contains(&at) => {
+            Some(at) if !(at > 0.0 && at < 1.0) => {
                 return Err(value_error(format!(
-                    "restart must be from 0 up to (not including) 1, not {at}"
+                    "restart must be above 0 and below 1, not {at}"
                 )))
             }
             Some(at) => Some(Restart {

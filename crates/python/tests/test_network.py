@@ -95,8 +95,10 @@ def test_bad_arguments_and_files_are_clear_errors(tmp_path: Path) -> None:
         Network("small").train(1, learning="sgd")
     with pytest.raises(ValueError, match="threads must be from 1 to 1024, not 0"):
         Network("small").train(1, threads=0)
-    with pytest.raises(ValueError, match="restart must be from 0 up to"):
+    with pytest.raises(ValueError, match="restart must be above 0 and below 1"):
         Network("small").train(1, restart=1.5)
+    with pytest.raises(ValueError, match="restart must be above 0 and below 1"):
+        Network("small").train(1, restart=0.0)
     with pytest.raises(ValueError, match="invalid rules"):
         Network("small").train(1, p4=2)
     with pytest.raises(OSError):

@@ -104,12 +104,17 @@ impl NTupleNetwork {
     }
 }
 
+/// The most restarts one game makes: going back near the start of each stretch would
+/// otherwise replay the game for ever.
+pub const MAX_RESTARTS: u32 = 64;
+
 /// Restarts (as in TDL2048+ and Jaśkowski 2018): when a game ends, play on again from
 /// a position late in it, so the end game, where games are lost, is trained more.
 ///
 /// After the game, training goes back to the afterstate `at` of the way through the
 /// moves just played and plays from there to a new end, and again, while the stretch
-/// played is at least `min_moves` long: a game of n moves trains about 2n.
+/// played is at least `min_moves` long (and at most [`MAX_RESTARTS`] times): a game of
+/// n moves trains about 2n.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Restart {
     /// Restart only from stretches at least this many moves long.
@@ -387,7 +392,9 @@ impl<'a> Worker<'a> {
         let game = self.stretch(board, None, &mut rng);
         let mut trained_moves = game.moves;
         if let Some(restart) = self.config.restart {
-            while self.path.len() >= restart.min_moves.max(1) as usize {
+            let mut restarts = 0;
+            while self.path.len() >= restart.min_moves.max(1) as usize && restarts < MAX_RESTARTS {
+                restarts += 1;
                 let at = ((self.path.len() - 1) as f32 * restart.at.clamp(0.0, 1.0)) as usize;
                 let from = self.path[at];
                 self.path.clear();

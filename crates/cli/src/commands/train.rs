@@ -203,8 +203,8 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
     let restart = match args.restart {
-        Some(at) if !(0.0..1.0).contains(&at) => {
-            bail!("--restart must be from 0 up to (not including) 1, not {at}")
+        Some(at) if !(at > 0.0 && at < 1.0) => {
+            bail!("--restart must be above 0 and below 1, not {at}")
         }
         Some(at) => Some(Restart {
             at,
@@ -489,8 +489,9 @@ mod tests {
             (&["--report", "0"], "--report must be at least 1"),
             (&["--threads", "0"], "--threads must be at least 1"),
             (&["--threads", "5000"], "--threads must be at most 1024"),
-            (&["--restart", "1"], "--restart must be from 0 up to"),
-            (&["--restart=-0.5"], "--restart must be from 0 up to"),
+            (&["--restart", "1"], "--restart must be above 0 and below 1"),
+            (&["--restart=0"], "--restart must be above 0 and below 1"),
+            (&["--restart=-0.5"], "--restart must be above 0 and below 1"),
             (&["--steps", "0"], "--steps must be from 1 to 64"),
             (&["--lambda", "1.5"], "--lambda must be from 0 to 1"),
             (&["--p4", "2"], "invalid rules"),
