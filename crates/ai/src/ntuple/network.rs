@@ -393,6 +393,12 @@ impl NTupleNetwork {
 
     /// Moves the value of `board` by `delta`, shared equally among the weights it reads
     /// (scaled by their coherence when the network keeps it).
+    ///
+    /// # Panics
+    ///
+    /// When the weights are quantized ([`NTupleNetwork::is_quantized`]): a packed
+    /// network learns through a [`Trainer`](super::Trainer), which turns its weights
+    /// back into `f32` first.
     pub fn learn(&self, board: Board, delta: f32) {
         self.step(board, delta / self.features() as f32);
     }
