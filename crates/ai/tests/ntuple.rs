@@ -274,5 +274,8 @@ fn restarts_from_the_start_still_end() {
     };
     let game = train_game(&mut small(), &config);
     let most = u64::from(ai2048_ai::ntuple::MAX_RESTARTS + 1) * 5000;
-    assert!(game.trained_moves > game.moves && game.trained_moves < most, "{game:?}");
+    assert!(
+        game.trained_moves > game.moves && game.trained_moves < most,
+        "{game:?}"
+    );
 }
