@@ -104,8 +104,9 @@ impl NTupleNetwork {
             index.push((TupleIndex::new(tuple), offset as u32));
             offset += tuple.table_len();
         }
-        assert!(
-            weights.len() == 0 || weights.len() == offset * stages.count(),
+        assert_eq!(
+            offset * stages.count(),
+            weights.len(),
             "one weight per table entry and stage"
         );
         let four_by_six = super::tuple::parse_tuples("4x6").is_ok_and(|t| t == tuples);
@@ -155,12 +156,6 @@ impl NTupleNetwork {
 
     pub(crate) fn storage(&self) -> &Weights {
         &self.weights
-    }
-
-    /// Sets the weights whatever their number: for readers that build the network
-    /// before its weights.
-    pub(crate) fn set_storage_unchecked(&mut self, weights: Weights) {
-        self.weights = weights;
     }
 
     pub(crate) fn set_storage(&mut self, weights: Weights) {
@@ -288,13 +283,7 @@ impl NTupleNetwork {
 
     /// Where each table starts among the weights, stage after stage, and the end.
     pub(crate) fn table_starts(&self) -> Vec<usize> {
-        let mut starts = vec![0];
-        for _ in 0..self.stages.count() {
-            for tuple in &self.tuples {
-                starts.push(starts.last().copied().unwrap_or(0) + tuple.table_len());
-            }
-        }
-        starts
+        table_starts(&self.tuples, &self.stages)
     }
 
     /// The same network with its weights as `i16`, one scale per table: half the
@@ -402,6 +391,18 @@ impl NTupleNetwork {
     pub fn learn(&self, board: Board, delta: f32) {
         self.step(board, delta / self.features() as f32);
     }
+}
+
+/// Where each table of these tuples and stages starts among the weights, stage after
+/// stage, tuple after tuple, and the end.
+pub(crate) fn table_starts(tuples: &[Tuple], stages: &Stages) -> Vec<usize> {
+    let mut starts = vec![0];
+    for _ in 0..stages.count() {
+        for tuple in tuples {
+            starts.push(starts.last().copied().unwrap_or(0) + tuple.table_len());
+        }
+    }
+    starts
 }
 
 /// The score a game has made to build `board`'s tiles from 2s: every merge into a tile

@@ -23,6 +23,7 @@
 use std::io::{self, Read, Write};
 
 use super::file::{check_size, reserve_ahead, shape_bytes, Checked, Fnv};
+use super::network::table_starts;
 use super::weights::{Quantized, Weights};
 use super::{NTupleNetwork, NetworkError};
 
@@ -168,15 +169,15 @@ impl NTupleNetwork {
                 "there are bytes after the weights".to_owned(),
             ));
         }
-        let mut net =
-            NTupleNetwork::from_parts(tuples, stages, Weights::Plain(Box::new([])), games, notes);
-        let starts = net.table_starts();
-        net.set_storage_unchecked(Weights::Quantized(Quantized {
+        let starts = table_starts(&tuples, &stages);
+        let weights = Weights::Quantized(Quantized {
             values: values.into(),
             scales: scales.into(),
             starts: starts.into(),
-        }));
-        Ok(net)
+        });
+        Ok(NTupleNetwork::from_parts(
+            tuples, stages, weights, games, notes,
+        ))
     }
 }
 
