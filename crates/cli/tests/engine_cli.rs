@@ -184,8 +184,9 @@ fn long_lines_are_answered() {
 
 #[test]
 fn the_default_player_answers_best() {
-    // One empty cell: only left and right are legal, so any player's answer is checked.
-    let input = br#"{"op":"best","board":[[2,4,2,4],[4,2,4,2],[2,4,2,4],[4,2,0,2]],"depth":1,"time_ms":100}"#;
+    // A full board whose one merge is in a row: only left and right are legal, so any
+    // player's answer is checked.
+    let input = br#"{"op":"best","board":[[2,4,2,4],[4,2,4,2],[2,4,2,4],[8,8,16,32]],"depth":1,"time_ms":100}"#;
     let output = run_engine(&[], input);
     assert!(output.status.success(), "{output:?}");
     let got = answers(&output);

@@ -177,9 +177,10 @@ fn play_draws_the_board_gives_a_hint_and_restores_the_terminal() {
     std::fs::create_dir_all(&state).unwrap();
     // A corrupt best score is a best of 0, not an error.
     std::fs::write(state.join("best"), "not a number").unwrap();
+    // Greedy's hand-made evaluation, whatever network the build has: the hint is known.
     let s = run_on_tty(
         &dir,
-        "play --seed 3 --ai greedy --save game.replay",
+        "play --seed 3 --ai greedy:eval=simple --save game.replay",
         &[
             (800, "i"),
             (800, "\u{1b}[D"),
@@ -198,7 +199,7 @@ fn play_draws_the_board_gives_a_hint_and_restores_the_terminal() {
             "seed 3",
             "Hint: ↑ up",
             "↑ up           961.0 ◀",
-            "AI greedy",
+            "AI greedy:eval=simple",
             "autoplay off",
             "q quit",
         ],
@@ -228,9 +229,10 @@ fn watch_plays_saves_and_quits_promptly_during_a_long_search() {
         return;
     }
     let dir = temp_dir("watch");
+    // The hand-made evaluation: a debug build's first move must end within the keys' pauses.
     let s = run_on_tty(
         &dir,
-        "watch --seed 4 --ai expectimax:tt-mb=1 --time-ms 1500 --save w.replay",
+        "watch --seed 4 --ai expectimax:tt-mb=1,eval=heuristic --time-ms 1500 --save w.replay",
         &[(2500, "r"), (300, "q")],
         "stty -a",
     );
@@ -239,7 +241,7 @@ fn watch_plays_saves_and_quits_promptly_during_a_long_search() {
         &s,
         &[
             "ai2048 watch",
-            "AI expectimax:tt-mb=1",
+            "AI expectimax:tt-mb=1,eval=heuristic",
             "playing",
             "depth ",
             "nodes/s",

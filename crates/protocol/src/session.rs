@@ -415,7 +415,7 @@ mod tests {
     fn best_with_the_default_player() {
         let mut s = Session::default();
         assert_eq!(s.default_ai().name, DEFAULT_PLAYER);
-        let board = json!([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 0, 2]]);
+        let board = json!([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [8, 8, 16, 32]]);
         let a = ask(
             &mut s,
             json!({"op":"best","board":board,"depth":1,"time_ms":50}),

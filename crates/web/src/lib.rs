@@ -85,6 +85,9 @@ const PROTOCOL_OPS: [&str; 4] = ["apply", "legal", "spawns", "best"];
 ///
 /// When a search thread cannot be started.
 pub fn router(config: ServerConfig) -> io::Result<Router> {
+    // The built-in network is read now, not by the first search, whose time cap would
+    // otherwise include the read.
+    let _ = ai2048_ai::ntuple::builtin();
     let pool = SearchPool::new(config.workers, config.queue, config.players_per_worker)?;
     let request_timeout = config.request_timeout;
     let app: AppState = Arc::new(App { config, pool });
