@@ -1,10 +1,11 @@
-//! Writing files so that a reader never sees half of one.
+//! Writing files so that a reader never sees half of one, checking before a long run
+//! that its output file can be written, and the command line to note in the files.
 
 use std::io::Write;
 use std::path::Path;
 
 use ai2048_engine::Game;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 /// Writes `game`'s replay to `path` atomically (see [`write_atomic`]) and says so on
 /// `out`: what `--save` does at the end of `watch` and `play`.
@@ -43,4 +44,57 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Fails early, before any game, when `--out` cannot be written: its folder is
+/// missing, or it is a folder.
+pub(crate) fn check_out(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("--out {} is a folder, not a file", path.display());
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            bail!(
+                "--out {}: the folder {} does not exist",
+                path.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The command line as typed, for the weights file's note.
+pub(crate) fn command_line() -> String {
+    let args: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| {
+            let a = if i == 0 {
+                Path::new(&a)
+                    .file_name()
+                    .map_or(a.clone(), |n| n.to_string_lossy().into_owned())
+            } else {
+                a
+            };
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "\"'$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            } else {
+                a
+            }
+        })
+        .collect();
+    args.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_must_be_writable() {
+        assert!(check_out(Path::new("weights.json")).is_ok());
+        assert!(check_out(&std::env::temp_dir()).is_err());
+        let err = check_out(Path::new("/nonexistent/dir/w.json")).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+    }
 }

@@ -3,7 +3,9 @@
 
 pub mod args;
 pub mod commands;
+mod describe;
 pub mod files;
+pub mod interrupt;
 mod memory;
 mod progress;
 mod tui;
@@ -11,31 +13,34 @@ mod tui;
 use std::process::ExitCode;
 
 use args::{Cli, Command};
+use interrupt::Outcome;
 
-/// Runs a parsed command line and turns errors into a message and exit code 1.
+/// Runs a parsed command line and turns its outcome into the exit code: 1 with a
+/// message for an error, 130 for a run stopped by Ctrl-C (see [`interrupt`]).
 pub fn run(cli: Cli) -> ExitCode {
+    let done = |r: anyhow::Result<()>| r.map(|()| Outcome::Done);
     let result = match cli.command {
-        None => commands::watch::run(&default_watch()),
-        Some(Command::Watch(a)) => commands::watch::run(&a),
-        Some(Command::Play(a)) => commands::play::run(&a),
+        None => done(commands::watch::run(&default_watch())),
+        Some(Command::Watch(a)) => done(commands::watch::run(&a)),
+        Some(Command::Play(a)) => done(commands::play::run(&a)),
         Some(Command::Bench(a)) => commands::bench::run(&a),
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Train(a)) => commands::train::run(&a),
-        Some(Command::Net(c)) => commands::net::run(&c),
-        Some(Command::Engine(a)) => commands::engine::run(&a),
-        Some(Command::Replay(a)) => commands::replay::run(&a),
-        Some(Command::Serve(a)) => commands::serve::run(&a),
-        Some(Command::Players) => commands::players::run(),
-        Some(Command::Signature) => commands::signature::run(),
+        Some(Command::Net(c)) => done(commands::net::run(&c)),
+        Some(Command::Engine(a)) => done(commands::engine::run(&a)),
+        Some(Command::Replay(a)) => done(commands::replay::run(&a)),
+        Some(Command::Serve(a)) => done(commands::serve::run(&a)),
+        Some(Command::Players) => done(commands::players::run()),
+        Some(Command::Signature) => done(commands::signature::run()),
     };
     report(result)
 }
 
 /// Prints an error chain the way users expect, and picks the exit code.
-pub fn report(result: anyhow::Result<()>) -> ExitCode {
+pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(outcome) => outcome.exit_code(),
         // The reader went away (`ai2048 players | head`): nothing is wrong.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -16,5 +16,8 @@ struct Main {
 }
 
 fn main() -> ExitCode {
-    ai2048::report(ai2048::commands::watch::run(&Main::parse().watch))
+    ai2048::report(
+        ai2048::commands::watch::run(&Main::parse().watch)
+            .map(|()| ai2048::interrupt::Outcome::Done),
+    )
 }

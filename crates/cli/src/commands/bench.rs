@@ -6,41 +6,33 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use ai2048_bench::{
     format_summary, resume_bench, to_json, BenchConfig, GameRecord, SavedRun, Summary,
 };
-use ai2048_engine::Rules;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::BenchArgs;
+use crate::describe::describe_rules;
 use crate::files::write_atomic;
+use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::memory::peak_resident;
 use crate::progress::games_bar;
-
-/// The exit code of a run stopped by Ctrl-C, after its partial results were reported:
-/// 128 + SIGINT, as shells report it.
-pub const INTERRUPTED_EXIT_CODE: i32 = 130;
-
-/// Set by the Ctrl-C handler: the run stops at the next move of every game.
-static STOP: AtomicBool = AtomicBool::new(false);
-/// How many times Ctrl-C was pressed during this run.
-static PRESSES: AtomicUsize = AtomicUsize::new(0);
 
 /// Runs `ai2048 bench`: plays the games, prints the summary to stdout, writes the JSON
 /// file if asked.
 ///
 /// On Ctrl-C, reports the games finished so far, writes them to the JSON file, and
-/// exits the process with [`INTERRUPTED_EXIT_CODE`].
+/// returns [`Outcome::Interrupted`].
 ///
 /// # Errors
 ///
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub fn run(args: &BenchArgs) -> Result<Outcome> {
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
     let config = config(args)?;
@@ -113,10 +105,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         )?;
     }
     out.flush()?;
-    if interrupted && stop.load(Ordering::Relaxed) {
-        std::process::exit(INTERRUPTED_EXIT_CODE);
-    }
-    Ok(())
+    Ok(Outcome::from_interrupted(
+        interrupted && stop.load(Ordering::Relaxed),
+    ))
 }
 
 /// The finished games of the run saved in `path`, checked to be games of `config`.
@@ -156,26 +147,6 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
     Ok(config)
 }
 
-/// Installs the Ctrl-C handler (once per process) and returns the stop flag, cleared
-/// for a new run. The first Ctrl-C sets the flag; the next one exits at once.
-pub(crate) fn catch_ctrl_c() -> &'static AtomicBool {
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    STOP.store(false, Ordering::SeqCst);
-    PRESSES.store(0, Ordering::SeqCst);
-    INSTALLED.get_or_init(|| {
-        let installed = ctrlc::set_handler(|| {
-            if PRESSES.fetch_add(1, Ordering::SeqCst) > 0 {
-                std::process::exit(INTERRUPTED_EXIT_CODE);
-            }
-            STOP.store(true, Ordering::SeqCst);
-        });
-        if let Err(e) = installed {
-            eprintln!("warning: cannot catch Ctrl-C ({e}): interrupting will lose the run");
-        }
-    });
-    &STOP
-}
-
 /// One line on what was benchmarked.
 fn describe(c: &BenchConfig) -> String {
     let mut line = format!("ai2048 bench: ai {}, {} games", c.player, c.games);
@@ -193,20 +164,6 @@ fn describe(c: &BenchConfig) -> String {
         line += &format!(", timeout {} s/game", t.as_secs_f64());
     }
     line + ", " + &describe_rules(c.rules)
-}
-
-/// The rules, in a few words.
-pub(crate) fn describe_rules(r: Rules) -> String {
-    format!(
-        "{} start tiles, p(4) {}, illegal moves {}",
-        r.start_tiles,
-        r.four_probability,
-        if r.illegal_move_spawns {
-            "spawn"
-        } else {
-            "refused"
-        }
-    )
 }
 
 /// The progress bar on stderr, with the running mean score; hidden when asked, or

@@ -15,20 +15,21 @@ use ai2048_bench::{
 use anyhow::{bail, Context, Result};
 
 use crate::args::SweepArgs;
-use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
+use crate::describe::describe_rules;
 use crate::files::write_atomic;
+use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::progress::games_bar;
 
 /// Runs `ai2048 sweep`: plays every depth, prints the table to stdout, draws the plot
 /// and writes the JSON file if asked.
 ///
-/// On Ctrl-C, reports, plots and saves what finished, and exits the process with
-/// [`INTERRUPTED_EXIT_CODE`].
+/// On Ctrl-C, reports, plots and saves what finished, and returns
+/// [`Outcome::Interrupted`].
 ///
 /// # Errors
 ///
 /// Bad arguments, a faulty player, or a file that cannot be written.
-pub fn run(args: &SweepArgs) -> Result<()> {
+pub fn run(args: &SweepArgs) -> Result<Outcome> {
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
     let config = config(args)?;
@@ -85,10 +86,9 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         )?;
     }
     out.flush()?;
-    if sweep.interrupted() && stop.load(Ordering::Relaxed) {
-        std::process::exit(INTERRUPTED_EXIT_CODE);
-    }
-    Ok(())
+    Ok(Outcome::from_interrupted(
+        sweep.interrupted() && stop.load(Ordering::Relaxed),
+    ))
 }
 
 /// The validated configuration of the sweep. The plot's format is checked too, so

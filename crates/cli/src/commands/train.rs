@@ -18,9 +18,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use indicatif::ProgressBar;
 
 use crate::args::TrainArgs;
-use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
-use crate::commands::tune::{check_out, command_line};
-use crate::files::write_atomic;
+use crate::describe::describe_rules;
+use crate::files::{check_out, command_line, write_atomic};
+use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::progress::games_bar;
 
 /// The tiles whose reach a report line gives.
@@ -29,13 +29,13 @@ pub(crate) const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 /// Runs `ai2048 train`.
 ///
 /// On Ctrl-C, finishes the games in progress, writes the network, prints the last
-/// report and exits the process with [`INTERRUPTED_EXIT_CODE`].
+/// report and returns [`Outcome::Interrupted`].
 ///
 /// # Errors
 ///
 /// Bad arguments, a network file that cannot be read (with `--resume`) or written, or
 /// an `--out` file that exists without `--resume`.
-pub fn run(args: &TrainArgs) -> Result<()> {
+pub fn run(args: &TrainArgs) -> Result<Outcome> {
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
     let mut net = network(args)?;
@@ -167,10 +167,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         writeln!(out, "learning curve drawn to {}", path.display())?;
     }
     out.flush()?;
-    if interrupted {
-        std::process::exit(INTERRUPTED_EXIT_CODE);
-    }
-    Ok(())
+    Ok(Outcome::from_interrupted(interrupted))
 }
 
 /// The validated training settings for `net`: its learning is the file's unless

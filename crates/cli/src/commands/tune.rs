@@ -21,20 +21,21 @@ use ai2048_bench::{
 use anyhow::{bail, Context, Result};
 
 use crate::args::TuneArgs;
-use crate::commands::bench::{catch_ctrl_c, describe_rules, INTERRUPTED_EXIT_CODE};
-use crate::files::write_atomic;
+use crate::describe::describe_rules;
+use crate::files::{check_out, command_line, write_atomic};
+use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::progress::games_bar;
 
 /// Runs `ai2048 tune`: tunes, writes the best weights to `--out` after every
 /// generation, validates them, and prints the history, the weights and the validation.
 ///
 /// On Ctrl-C, prints what finished, keeps the file of the last finished generation,
-/// and exits the process with [`INTERRUPTED_EXIT_CODE`].
+/// and returns [`Outcome::Interrupted`].
 ///
 /// # Errors
 ///
 /// Bad arguments, a faulty player, or a weights file that cannot be read or written.
-pub fn run(args: &TuneArgs) -> Result<()> {
+pub fn run(args: &TuneArgs) -> Result<Outcome> {
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
     let config = config(args)?;
@@ -138,10 +139,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         )?;
     }
     out.flush()?;
-    if interrupted {
-        std::process::exit(INTERRUPTED_EXIT_CODE);
-    }
-    Ok(())
+    Ok(Outcome::from_interrupted(interrupted))
 }
 
 /// The validated configuration of the run.
@@ -229,46 +227,6 @@ fn start_weights(args: &TuneArgs, player: &PlayerSpec) -> Result<EvalConfig> {
         }
     }
     Ok(start)
-}
-
-/// Fails early, before any game, when `--out` cannot be written: its folder is
-/// missing, or it is a folder.
-pub(crate) fn check_out(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("--out {} is a folder, not a file", path.display());
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            bail!(
-                "--out {}: the folder {} does not exist",
-                path.display(),
-                dir.display()
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The command line as typed, for the weights file's note.
-pub(crate) fn command_line() -> String {
-    let args: Vec<String> = std::env::args()
-        .enumerate()
-        .map(|(i, a)| {
-            let a = if i == 0 {
-                Path::new(&a)
-                    .file_name()
-                    .map_or(a.clone(), |n| n.to_string_lossy().into_owned())
-            } else {
-                a
-            };
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "\"'$\\".contains(c)) {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            } else {
-                a
-            }
-        })
-        .collect();
-    args.join(" ")
 }
 
 /// Writes the best weights so far to `path`, atomically, with a note on how they
@@ -436,14 +394,6 @@ mod tests {
                 (&["--p4", "2"], "rules"),
             ],
         );
-    }
-
-    #[test]
-    fn out_must_be_writable() {
-        assert!(check_out(Path::new("weights.json")).is_ok());
-        assert!(check_out(&std::env::temp_dir()).is_err());
-        let err = check_out(Path::new("/nonexistent/dir/w.json")).unwrap_err();
-        assert!(err.to_string().contains("does not exist"), "{err}");
     }
 
     #[test]
