@@ -1,6 +1,6 @@
 //! Players for 2048, behind one [`Player`] trait.
 //!
-//! A player looks at a [`Board`] and, within [`SearchLimits`], returns a
+//! A player looks at a [`Board`](ai2048_engine::Board) and, within [`SearchLimits`], returns a
 //! [`SearchResult`]: the move it picks, its value, and what the search cost. Players are
 //! created by name with [`create_player`] from a [`PlayerSpec`], so every front end
 //! (`ai2048 watch`, `bench`, `engine`) offers the same players with the same options.
@@ -23,34 +23,14 @@
 pub mod eval;
 mod limits;
 pub mod ntuple;
-mod options;
+mod player;
 mod registry;
 pub mod search;
 pub mod signature;
-pub mod spawn_model;
-mod time_plan;
 
 pub use limits::{SearchLimits, SearchResult};
+pub use player::Player;
 pub use registry::{
     create_player, option_matches, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS,
 };
-pub use time_plan::TimePlan;
-
-use ai2048_engine::Board;
-
-/// Something that picks moves.
-///
-/// Players may keep state between moves (a transposition table, a random generator),
-/// so [`Player::search`] takes `&mut self`; they must be [`Send`] so a benchmark can
-/// run one per thread. All their randomness comes from a seed given at creation.
-pub trait Player: Send {
-    /// The player's name, as [`create_player`] knows it.
-    fn name(&self) -> &str;
-
-    /// Picks a move for `board` within `limits`. `dir` is `None` only when no move
-    /// is legal.
-    fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult;
-
-    /// Forgets what was learned in the game so far, before a new game.
-    fn new_game(&mut self) {}
-}
+pub use search::{spawn_model, TimePlan};

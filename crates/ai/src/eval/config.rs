@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn heuristic_defaults_share_the_standard_table() {
         let eval = EvalConfig::new("heuristic").unwrap().build();
-        let table = eval.row_table().expect("a row table");
+        let table = eval.downcast_ref::<RowTable>().expect("a row table");
         assert!(core::ptr::eq(table, &*RowTable::standard()));
     }
 

@@ -270,10 +270,6 @@ impl Evaluator for RowTable {
     fn lost(&self, board: Board) -> f64 {
         f64::from(self.lost_board(board))
     }
-
-    fn row_table(&self) -> Option<&RowTable> {
-        Some(self)
-    }
 }
 
 /// The number of distinct tile values on the board, which nneonneo's search uses to

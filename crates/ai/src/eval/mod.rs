@@ -33,6 +33,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use core::any::Any;
+
 use ai2048_engine::Board;
 
 mod catalog;
@@ -60,10 +62,10 @@ pub use weighted::Weighted;
 
 /// Scores a board: higher is better.
 ///
-/// Searches call [`Evaluator::eval`] at their leaves. An evaluation that is a
-/// [`RowTable`] says so through [`Evaluator::row_table`], and searches then use the
-/// table directly, without a virtual call per leaf.
-pub trait Evaluator: Send + Sync {
+/// Searches call [`Evaluator::eval`] at their leaves. They may ask whether the
+/// evaluation is of a type they know (`dyn Evaluator`'s `downcast_ref`), and then
+/// call it directly, without a virtual call per leaf.
+pub trait Evaluator: Any + Send + Sync {
     /// The value of `board`.
     fn eval(&self, board: Board) -> f64;
 
@@ -73,9 +75,20 @@ pub trait Evaluator: Send + Sync {
     fn lost(&self, _board: Board) -> f64 {
         0.0
     }
+}
 
-    /// This evaluation as a row table, if it is one.
-    fn row_table(&self) -> Option<&RowTable> {
-        None
+impl dyn Evaluator {
+    /// This evaluation as a `T`, if it is one.
+    ///
+    /// ```
+    /// use ai2048_ai::eval::{create_eval, RowTable, Simple};
+    /// let eval = create_eval("heuristic", None)?;
+    /// assert!(eval.downcast_ref::<RowTable>().is_some());
+    /// assert!(eval.downcast_ref::<Simple>().is_none());
+    /// # Ok::<(), ai2048_ai::eval::EvalError>(())
+    /// ```
+    #[must_use]
+    pub fn downcast_ref<T: Evaluator>(&self) -> Option<&T> {
+        (self as &dyn Any).downcast_ref()
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use ai2048_engine::{Board, Dir, DirSet, RandableBoard, Rng};
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, RowTable};
 use crate::{Player, SearchLimits, SearchResult};
 
 /// How [`Mcts`] spends its playouts.
@@ -469,7 +469,7 @@ impl Player for Mcts {
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let eval = Arc::clone(&self.eval);
-        match eval.row_table() {
+        match eval.downcast_ref::<RowTable>() {
             Some(table) => self.run(board, limits, |b| table.eval_board(b)),
             None => self.run(board, limits, |b| eval.eval(b) as f32),
         }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use ai2048_engine::{Board, Dir};
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, RowTable};
 use crate::{Player, SearchLimits, SearchResult};
 
 /// The deepest iterative deepening goes under a time or node budget.
@@ -325,7 +325,7 @@ impl Player for Minimax {
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let eval = Arc::clone(&self.eval);
-        match eval.row_table() {
+        match eval.downcast_ref::<RowTable>() {
             Some(table) => self.run(board, limits, |b| table.eval_board(b)),
             None => self.run(board, limits, |b| eval.eval(b) as f32),
         }

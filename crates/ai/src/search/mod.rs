@@ -8,7 +8,9 @@ mod minimax;
 mod random;
 mod tt;
 
-pub use expectimax::{adaptive_depth, Expectimax, ExpectimaxConfig, MAX_BANKED_BUDGETS};
+pub use expectimax::{
+    adaptive_depth, spawn_model, Expectimax, ExpectimaxConfig, TimePlan, MAX_BANKED_BUDGETS,
+};
 pub use greedy::GreedyPlayer;
 pub use mcts::{Mcts, MctsConfig, MctsMode, Playout};
 pub use minimax::{Minimax, MinimaxConfig};

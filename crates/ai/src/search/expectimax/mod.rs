@@ -8,8 +8,13 @@ use ai2048_engine::{Board, Dir};
 
 use super::TransTable;
 use crate::eval::{distinct_tiles, Evaluator, RowTable};
-use crate::spawn_model::SpawnModel;
-use crate::{Player, SearchLimits, SearchResult, TimePlan};
+use crate::{Player, SearchLimits, SearchResult};
+use spawn_model::SpawnModel;
+
+pub mod spawn_model;
+mod time_plan;
+
+pub use time_plan::TimePlan;
 
 /// The settings of [`Expectimax`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -309,7 +314,7 @@ impl Player for Expectimax {
             }
         }
         let eval = Arc::clone(&self.eval);
-        let result = match eval.row_table() {
+        let result = match eval.downcast_ref::<RowTable>() {
             Some(table) => self.run(board, limits, &TableLeaf(table)),
             None => self.run(board, limits, &DynLeaf(&*eval)),
         };

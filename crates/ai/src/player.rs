@@ -1,0 +1,22 @@
+//! The [`Player`] trait: what every player implements.
+
+use ai2048_engine::Board;
+
+use crate::{SearchLimits, SearchResult};
+
+/// Something that picks moves.
+///
+/// Players may keep state between moves (a transposition table, a random generator),
+/// so [`Player::search`] takes `&mut self`; they must be [`Send`] so a benchmark can
+/// run one per thread. All their randomness comes from a seed given at creation.
+pub trait Player: Send {
+    /// The player's name, as [`create_player`](crate::create_player) knows it.
+    fn name(&self) -> &str;
+
+    /// Picks a move for `board` within `limits`. `dir` is `None` only when no move
+    /// is legal.
+    fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult;
+
+    /// Forgets what was learned in the game so far, before a new game.
+    fn new_game(&mut self) {}
+}

@@ -1,0 +1,159 @@
+//! Every player with its options, as front ends list them.
+
+/// What a front end can tell users about a player.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerInfo {
+    /// The name to create it by.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub about: &'static str,
+    /// Its options, as `(key, what it does)`.
+    pub options: &'static [(&'static str, &'static str)],
+}
+
+/// A player's options followed by those of its evaluation (see [`crate::eval`]), with
+/// the evaluation's default: `with_eval_options!("heuristic", ("depth", "..."), ...)`.
+/// A player that evaluates boards lists these and builds its evaluation with
+/// `evaluator`.
+macro_rules! with_eval_options {
+    ($default:literal $(, ($key:expr, $about:expr))* $(,)?) => {
+        [
+            $(($key, $about),)*
+            (
+                "eval",
+                concat!(
+                    "the evaluation (default: the built-in network when the build has one, else ",
+                    $default,
+                    "): network, heuristic, simple, corner, snake, diagonal, weighted, ",
+                    "cobb-douglas, empty, smoothness, monotonicity, merges"
+                ),
+            ),
+            (
+                "weights",
+                "a JSON weights file for the evaluation (it may name the eval)",
+            ),
+            (
+                "symmetric",
+                "true: a matrix eval takes the best of the 8 symmetries of the board",
+            ),
+            (
+                "w.NAME",
+                "sets one weight of the evaluation, e.g. w.empty=300 (after the file)",
+            ),
+            (
+                "network",
+                "an n-tuple network file (ai2048 train) as the evaluation, instead of eval and weights",
+            ),
+        ]
+    };
+}
+
+/// Every player, the default first.
+pub const PLAYERS: &[PlayerInfo] = &[
+    PlayerInfo {
+        name: "expectimax",
+        about: "expectimax over every spawn, with a transposition table and pruning",
+        options: &with_eval_options!(
+            "heuristic",
+            (
+                "depth",
+                "chance layers below the root move (default: deepen within time-ms)"
+            ),
+            (
+                "prune",
+                "skip chance branches less likely than this (default 0.0001; 0 = off)"
+            ),
+            (
+                "tt-mb",
+                "transposition table size in MiB (default 64; 0 = off)"
+            ),
+            (
+                "p4",
+                "the probability of a 4 the search assumes (default 0.1)"
+            ),
+            (
+                "learn-p4",
+                "true: estimate the probability of a 4 from the spawns seen (default false)"
+            ),
+            (
+                "time-ms",
+                "time per move when --time-ms and --depth are not given (default 5)"
+            ),
+            ("threads", "threads searching each move (default 1)"),
+            (
+                "time-bank",
+                "true: time a move leaves unused under --time-ms goes to later moves (default false)"
+            ),
+            (
+                "plan-sum",
+                "with a game clock (bench --timeout): plan its time for a game reaching this tile sum (default 30000; 0 = off)"
+            ),
+            (
+                "plan-moves",
+                "with a game clock: keep time for at least this many moves (default 2500)"
+            ),
+        ),
+    },
+    PlayerInfo {
+        name: "minimax",
+        about: "alpha-beta minimax, with the tile placer as the adversary",
+        options: &with_eval_options!(
+            "heuristic",
+            (
+                "depth",
+                "adversary layers below the root move (default 3, or deepening under --time-ms)"
+            ),
+            ("prune", "true: alpha-beta pruning (default true)"),
+            ("order", "true: move ordering (default true)"),
+        ),
+    },
+    PlayerInfo {
+        name: "mcts",
+        about: "Monte Carlo: flat playouts per move, or UCT",
+        options: &with_eval_options!(
+            "heuristic",
+            ("mode", "flat or uct (default flat)"),
+            ("playouts", "flat: playouts per legal move (default 100)"),
+            ("iterations", "uct: descents per move (default 1000)"),
+            ("c", "uct: the exploration constant (default 0.5)"),
+            ("playout", "random or greedy (default random)"),
+            (
+                "cut",
+                "end playouts after this many moves and evaluate (default: play out)"
+            ),
+            ("p4", "the probability of a 4 playouts draw (default 0.1)"),
+        ),
+    },
+    PlayerInfo {
+        name: "greedy",
+        about: "the best move after one ply on an evaluation (default simple)",
+        options: &with_eval_options!("simple"),
+    },
+    PlayerInfo {
+        name: "random",
+        about: "a uniformly random legal move",
+        options: &[],
+    },
+];
+
+/// Whether the option `key` is the option `known` lists (as [`PlayerInfo::options`]
+/// writes it): the same key, or, when `known` is written `PREFIX.NAME`, any key
+/// `PREFIX.X` with a nonempty `X`.
+///
+/// ```
+/// use ai2048_ai::option_matches;
+/// assert!(option_matches("depth", "depth"));
+/// assert!(option_matches("w.NAME", "w.empty"));
+/// assert!(!option_matches("w.NAME", "w."));
+/// assert!(!option_matches("depth", "dpeth"));
+/// ```
+#[must_use]
+pub fn option_matches(known: &str, key: &str) -> bool {
+    match known.strip_suffix(".NAME") {
+        Some(prefix) => key
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|name| !name.is_empty()),
+        None => known == key,
+    }
+}

@@ -1,0 +1,116 @@
+//! The evaluation of a player that evaluates boards, from its options: a network file,
+//! the built-in network, or a hand-made evaluation with its weights.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::eval::{EvalConfig, EvalError, Evaluator};
+use crate::ntuple::NTupleNetwork;
+
+use super::options::parse_option;
+use super::{PlayerError, PlayerSpec};
+
+/// The evaluation the options of `spec` describe, `default_eval` when they name none:
+///
+/// - `weights=FILE` loads a weights file, which names its evaluation;
+/// - `eval=NAME` names the evaluation (it must agree with the file's, if both);
+/// - `symmetric=true` makes a matrix evaluation symmetric;
+/// - `w.NAME=VALUE` sets one weight, after the file.
+fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, PlayerError> {
+    let bad =
+        |key: &str, e: EvalError| PlayerError(format!("player {} option {key}: {e}", spec.name));
+    let file = spec
+        .option("weights")
+        .map(|path| EvalConfig::load(Path::new(path)))
+        .transpose()
+        .map_err(|e| bad("weights", e))?;
+    let mut config = match (spec.option("eval"), file) {
+        (Some(name), Some(file)) if name != file.name() => {
+            return Err(PlayerError(format!(
+                "player {} option eval: {name} does not match the weights file {}, which is for eval {}",
+                spec.name,
+                spec.option("weights").unwrap_or_default(),
+                file.name()
+            )))
+        }
+        (_, Some(file)) => file,
+        (name, None) => {
+            EvalConfig::new(name.unwrap_or(default_eval)).map_err(|e| bad("eval", e))?
+        }
+    };
+    if let Some(symmetric) = parse_option::<bool>(spec, "symmetric", "true or false")? {
+        config
+            .set_symmetric(symmetric)
+            .map_err(|e| bad("symmetric", e))?;
+    }
+    for (key, value) in &spec.options {
+        if let Some(name) = key.strip_prefix("w.") {
+            let x: f64 = value.parse().map_err(|_| {
+                PlayerError(format!(
+                    "player {} option {key}: {value:?} is not a number",
+                    spec.name
+                ))
+            })?;
+            config.set(name, x).map_err(|e| bad(key, e))?;
+        }
+    }
+    Ok(config)
+}
+
+/// The name `eval=` gives the built-in network ([`crate::ntuple::builtin`]).
+pub(crate) const BUILTIN_EVAL: &str = "network";
+
+/// The evaluation of a player that evaluates boards: the n-tuple network its option
+/// `network` names, which excludes the others; else the built-in network when its
+/// option `eval` is [`BUILTIN_EVAL`], or when it names no evaluation at all (no
+/// `eval`, `weights`, `symmetric` or `w.NAME`) and the build has a network; else
+/// the evaluation those options describe (see [`eval_config`]; list them with
+/// `with_eval_options!`), `default_eval` when they name none.
+pub(super) fn evaluator(
+    spec: &PlayerSpec,
+    default_eval: &str,
+) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    let eval_option =
+        |k: &str| ["eval", "weights", "symmetric"].contains(&k) || k.starts_with("w.");
+    let Some(path) = spec.option("network") else {
+        let named = spec.option("eval");
+        let unnamed = !spec.options.iter().any(|(k, _)| eval_option(k));
+        if named == Some(BUILTIN_EVAL) {
+            if let Some((key, _)) = spec
+                .options
+                .iter()
+                .find(|(k, _)| eval_option(k) && k != "eval")
+            {
+                return Err(PlayerError(format!(
+                    "player {} option {key}: the built-in network takes no weights",
+                    spec.name
+                )));
+            }
+            return crate::ntuple::builtin().map(|n| n as Arc<dyn Evaluator>).ok_or_else(|| {
+                PlayerError(format!(
+                    "player {} option eval: this build has no built-in network (it embeds nets/default.np when it is there); give network=FILE",
+                    spec.name
+                ))
+            });
+        }
+        if unnamed {
+            if let Some(net) = crate::ntuple::builtin() {
+                return Ok(net);
+            }
+        }
+        return Ok(eval_config(spec, default_eval)?.build());
+    };
+    if let Some((key, _)) = spec.options.iter().find(|(k, _)| eval_option(k)) {
+        return Err(PlayerError(format!(
+            "player {} option {key}: the network is the evaluation; give network or {key}, not both",
+            spec.name
+        )));
+    }
+    let net = NTupleNetwork::shared(Path::new(path)).map_err(|e| {
+        PlayerError(format!(
+            "player {} option network: cannot load {path}: {e}",
+            spec.name
+        ))
+    })?;
+    Ok(net)
+}
