@@ -19,7 +19,10 @@ use ai2048_engine::Dir;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
-    /// The depth in moves (player plies); `None` lets the player choose.
+    /// The depth of the search: the layers it looks at below the root move, chance
+    /// layers for expectimax (a spawn and the reply to it), adversary layers for
+    /// minimax (see each player for the details). Depth 0 is greedy: the board right
+    /// after each move is evaluated. `None` lets the player choose; MCTS ignores it.
     pub depth: Option<u32>,
     /// The time for this move; `None` lets the player choose.
     pub time: Option<Duration>,

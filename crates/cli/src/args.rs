@@ -96,7 +96,7 @@ pub const MAX_DEPTH: u32 = 20;
 /// The rules of the game, for every command that plays games.
 #[derive(Debug, Clone, Args)]
 pub struct RulesArgs {
-    /// Tiles on a new board: 2 in the original game, 1 in the seeds' Rust lab.
+    /// Tiles on a new board: 2 in the original game, 1 in the Rust course lab.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub start_tiles: u8,
     /// The probability that a spawned tile is a 4.

@@ -4,7 +4,8 @@
 //!   65536 and up), moved by row tables built at compile time. Every tile from 2 to
 //!   131072 is represented and merged exactly.
 //! - [`PlayableBoard`] and [`RandableBoard`]: the two kinds of positions, the player
-//!   to move or a tile to spawn, as the seeds' lab calls them.
+//!   to move or a tile to spawn, as the Rust course
+//!   lab calls them.
 //! - [`Game`]: a seeded game under some [`Rules`], recording every turn; [`Replay`]:
 //!   its saved form, which verifies itself.
 //! - [`Rng`]: the one seeded random generator of the project.

@@ -7,8 +7,8 @@ use ai2048_engine::{Board, Dir};
 use crate::eval::{Evaluator, Simple};
 use crate::{Player, SearchLimits, SearchResult};
 
-/// Plays the legal move whose board (before the spawn) evaluates best, as the seeds'
-/// lab defines greedy.
+/// Plays the legal move whose board (before the spawn) evaluates best, as the Rust
+/// course lab (the `main`/`bench` interface `ai2048` keeps) defines greedy.
 ///
 /// ```
 /// use ai2048_ai::{search::GreedyPlayer, Player, SearchLimits};

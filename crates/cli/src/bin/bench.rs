@@ -1,5 +1,5 @@
-//! `cargo run --release --bin bench -- --num-games 100 --timeout 180`, as in the seeds'
-//! lab. Takes the options of `ai2048 bench`.
+//! `cargo run --release --bin bench -- --num-games 100 --timeout 180`, as in the Rust
+//! course lab's `bench`. Takes the options of `ai2048 bench`.
 
 use std::process::ExitCode;
 

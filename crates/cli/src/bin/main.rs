@@ -1,4 +1,5 @@
-//! `cargo run --release --bin main`: the AI plays one game, as in the seeds' lab.
+//! `cargo run --release --bin main`: the AI plays one game, as in the Rust course
+//! lab's `main`.
 //! Takes the options of `ai2048 watch`.
 
 use std::process::ExitCode;

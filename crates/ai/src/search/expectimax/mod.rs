@@ -81,13 +81,14 @@ pub fn adaptive_depth(board: Board) -> u32 {
     distinct_tiles(board).saturating_sub(2).max(3)
 }
 
-/// The expectimax player of the seeds' lab, made fast: a row-table evaluation, a
+/// The expectimax player of the Rust course lab (the `main`/`bench` interface `ai2048`
+/// keeps), made fast: a row-table evaluation, a
 /// fixed-size transposition table, pruning of improbable chance branches, and iterative
 /// deepening under a time budget.
 ///
-/// Depth counts chance layers below the root move, as in the lab: depth 0 evaluates
-/// the board right after each move (greedy), depth 1 also averages over every spawn and
-/// the best reply, and so on.
+/// Depth is as [`SearchLimits::depth`] defines it: chance layers below the root move,
+/// so depth 0 evaluates the board right after each move (greedy), depth 1 also
+/// averages over every spawn and the best reply, and so on.
 ///
 /// ```
 /// use ai2048_ai::search::{Expectimax, ExpectimaxConfig};
@@ -160,13 +161,20 @@ impl<L: Leaf> Leaf for &L {
 struct Search<'a, E> {
     eval: E,
     tt: Option<&'a mut TransTable>,
+    /// A chance node reached with a probability below this is evaluated, not expanded.
     min_probability: f32,
+    /// The probability that a spawn is a 2.
     p2: f32,
+    /// The probability that a spawn is a 4 (0 to search 2s alone).
     p4: f32,
+    /// The moves tried so far, nneonneo's count of move evaluations.
     nodes: u64,
     /// The node count at which to look at the clock next.
     next_check: u64,
+    /// When the search must stop, if it has a time limit.
     deadline: Option<Instant>,
+    /// Set once the deadline passed: every node returns at once, and the depth's
+    /// values are discarded.
     aborted: bool,
 }
 
