@@ -28,7 +28,7 @@ mod registry;
 pub mod search;
 pub mod signature;
 
-pub use limits::{SearchLimits, SearchResult};
+pub use limits::{LimitsError, SearchLimits, SearchResult};
 pub use player::Player;
 pub use registry::{
     create_player, option_matches, PlayerError, PlayerInfo, PlayerSpec, DEFAULT_PLAYER, PLAYERS,

@@ -1,5 +1,6 @@
 //! What a search may spend, and what it returns.
 
+use core::fmt;
 use std::time::Duration;
 
 use ai2048_engine::Dir;
@@ -35,6 +36,107 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
+    /// The deepest search accepted: deeper ones take hours.
+    pub const MAX_DEPTH: u32 = 20;
+
+    /// The longest time per move accepted: an hour.
+    pub const MAX_TIME: Duration = Duration::from_secs(3600);
+
+    /// The longest game clock accepted: a day.
+    pub const MAX_CLOCK: Duration = Duration::from_secs(86_400);
+
+    /// Limits from numbers as a user gives them, checked as [`SearchLimits::validate`]
+    /// checks them; times in milliseconds, fractions allowed. Every front end (the
+    /// command line, the protocol, the web and Python) reads its limits through here,
+    /// and names the field in its own terms when it reports the error.
+    ///
+    /// # Errors
+    ///
+    /// A depth above [`SearchLimits::MAX_DEPTH`], a time per move that is not above 0
+    /// and at most [`SearchLimits::MAX_TIME`], a node limit of 0, or a clock that is
+    /// not from 0 to [`SearchLimits::MAX_CLOCK`] (`NaN` is neither).
+    ///
+    /// ```
+    /// use ai2048_ai::{LimitsError, SearchLimits};
+    /// use std::time::Duration;
+    /// let limits = SearchLimits::from_user(Some(3), Some(2.5), None, None)?;
+    /// assert_eq!(limits.time, Some(Duration::from_micros(2500)));
+    /// assert_eq!(
+    ///     SearchLimits::from_user(Some(21), None, None, None),
+    ///     Err(LimitsError::Depth(21))
+    /// );
+    /// assert!(SearchLimits::from_user(None, Some(f64::NAN), None, None).is_err());
+    /// # Ok::<(), LimitsError>(())
+    /// ```
+    pub fn from_user(
+        depth: Option<u64>,
+        time_ms: Option<f64>,
+        nodes: Option<u64>,
+        clock_ms: Option<f64>,
+    ) -> Result<SearchLimits, LimitsError> {
+        let depth = depth
+            .map(|d| {
+                u32::try_from(d)
+                    .ok()
+                    .filter(|&d| d <= Self::MAX_DEPTH)
+                    .ok_or(LimitsError::Depth(d))
+            })
+            .transpose()?;
+        let time = time_ms
+            .map(|ms| {
+                millis(ms)
+                    .filter(|t| !t.is_zero() && *t <= Self::MAX_TIME)
+                    .ok_or(LimitsError::Time(ms))
+            })
+            .transpose()?;
+        let clock = clock_ms
+            .map(|ms| {
+                millis(ms)
+                    .filter(|t| *t <= Self::MAX_CLOCK)
+                    .ok_or(LimitsError::Clock(ms))
+            })
+            .transpose()?;
+        let limits = SearchLimits {
+            depth,
+            time,
+            nodes,
+            clock,
+        };
+        limits.validate()?;
+        Ok(limits)
+    }
+
+    /// Checks limits: a depth of at most [`SearchLimits::MAX_DEPTH`], a time per move
+    /// above 0 and at most [`SearchLimits::MAX_TIME`], a node limit above 0 and a
+    /// clock of at most [`SearchLimits::MAX_CLOCK`].
+    ///
+    /// # Errors
+    ///
+    /// The first limit out of its range.
+    ///
+    /// ```
+    /// use ai2048_ai::{LimitsError, SearchLimits};
+    /// use std::time::Duration;
+    /// assert!(SearchLimits::with_depth(20).validate().is_ok());
+    /// assert_eq!(SearchLimits::with_time(Duration::ZERO).validate(), Err(LimitsError::Time(0.0)));
+    /// ```
+    pub fn validate(&self) -> Result<(), LimitsError> {
+        let ms = |t: Duration| t.as_secs_f64() * 1e3;
+        if let Some(d) = self.depth.filter(|&d| d > Self::MAX_DEPTH) {
+            return Err(LimitsError::Depth(d.into()));
+        }
+        if let Some(t) = self.time.filter(|t| t.is_zero() || *t > Self::MAX_TIME) {
+            return Err(LimitsError::Time(ms(t)));
+        }
+        if self.nodes == Some(0) {
+            return Err(LimitsError::Nodes);
+        }
+        if let Some(c) = self.clock.filter(|c| *c > Self::MAX_CLOCK) {
+            return Err(LimitsError::Clock(ms(c)));
+        }
+        Ok(())
+    }
+
     /// Limits with only a time budget.
     #[must_use]
     pub fn with_time(time: Duration) -> SearchLimits {
@@ -53,6 +155,74 @@ impl SearchLimits {
         }
     }
 }
+
+/// A time in milliseconds as a [`Duration`], or `None` when it is negative, not a
+/// number, or too large for one.
+fn millis(ms: f64) -> Option<Duration> {
+    (ms >= 0.0)
+        .then(|| Duration::try_from_secs_f64(ms / 1e3).ok())
+        .flatten()
+}
+
+/// Limits out of range, from [`SearchLimits::from_user`] or
+/// [`SearchLimits::validate`]. Its message names the limit as Python's keywords do
+/// (`depth`, `time_ms`, `nodes`, `clock_ms`); [`LimitsError::message`] names it as
+/// another front end's users write it (`--time-ms`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LimitsError {
+    /// A depth above [`SearchLimits::MAX_DEPTH`].
+    Depth(u64),
+    /// A time per move, in milliseconds, that is not above 0 and at most
+    /// [`SearchLimits::MAX_TIME`].
+    Time(f64),
+    /// A node limit of 0.
+    Nodes,
+    /// A game clock, in milliseconds, that is not from 0 to [`SearchLimits::MAX_CLOCK`].
+    Clock(f64),
+}
+
+impl LimitsError {
+    /// The limit's name in [`SearchLimits::from_user`]'s terms: `depth`, `time_ms`,
+    /// `nodes` or `clock_ms`.
+    #[must_use]
+    pub fn field(&self) -> &'static str {
+        match self {
+            LimitsError::Depth(_) => "depth",
+            LimitsError::Time(_) => "time_ms",
+            LimitsError::Nodes => "nodes",
+            LimitsError::Clock(_) => "clock_ms",
+        }
+    }
+
+    /// The message, with the limit called `name`.
+    ///
+    /// ```
+    /// use ai2048_ai::LimitsError;
+    /// assert_eq!(LimitsError::Depth(25).message("--depth"), "--depth 25 is above 20");
+    /// assert_eq!(LimitsError::Depth(25).to_string(), "depth 25 is above 20");
+    /// ```
+    #[must_use]
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            LimitsError::Depth(d) => format!("{name} {d} is above {}", SearchLimits::MAX_DEPTH),
+            LimitsError::Time(ms) => format!(
+                "{name} must be a number of milliseconds above 0 and at most an hour, not {ms}"
+            ),
+            LimitsError::Nodes => format!("{name} must be at least 1"),
+            LimitsError::Clock(ms) => {
+                format!("{name} must be a number of milliseconds from 0 to a day, not {ms}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for LimitsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(self.field()))
+    }
+}
+
+impl std::error::Error for LimitsError {}
 
 /// The outcome of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

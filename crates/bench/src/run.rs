@@ -74,6 +74,58 @@ impl BenchConfig {
         }
     }
 
+    /// The games to play at once from what a user gave (`jobs`, named `name` in the
+    /// error): all cores when `None`.
+    ///
+    /// # Errors
+    ///
+    /// [`BenchError::Config`] for 0.
+    ///
+    /// ```
+    /// use ai2048_bench::BenchConfig;
+    /// assert_eq!(BenchConfig::jobs_from_user(Some(3), "--jobs"), Ok(3));
+    /// assert!(BenchConfig::jobs_from_user(None, "--jobs").unwrap() >= 1);
+    /// let err = BenchConfig::jobs_from_user(Some(0), "--jobs").unwrap_err();
+    /// assert_eq!(err.to_string(), "--jobs must be at least 1");
+    /// ```
+    pub fn jobs_from_user(jobs: Option<usize>, name: &str) -> Result<usize, BenchError> {
+        match jobs {
+            Some(0) => Err(BenchError::Config(format!("{name} must be at least 1"))),
+            Some(j) => Ok(j),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+
+    /// The time limit of each game from seconds as a user gave them (`secs`, named
+    /// `name` in the error); `None` for no limit.
+    ///
+    /// # Errors
+    ///
+    /// [`BenchError::Config`] for a time that is not a positive number of seconds, or
+    /// too large for a [`Duration`].
+    ///
+    /// ```
+    /// use ai2048_bench::BenchConfig;
+    /// use std::time::Duration;
+    /// assert_eq!(BenchConfig::timeout_from_user(Some(1.5), "timeout"), Ok(Some(Duration::from_millis(1500))));
+    /// assert!(BenchConfig::timeout_from_user(Some(0.0), "timeout").is_err());
+    /// assert!(BenchConfig::timeout_from_user(Some(f64::NAN), "timeout").is_err());
+    /// ```
+    pub fn timeout_from_user(
+        secs: Option<f64>,
+        name: &str,
+    ) -> Result<Option<Duration>, BenchError> {
+        let Some(t) = secs else { return Ok(None) };
+        if !(t.is_finite() && t > 0.0) {
+            return Err(BenchError::Config(format!(
+                "{name} must be a positive number of seconds, not {t}"
+            )));
+        }
+        Duration::try_from_secs_f64(t)
+            .map(Some)
+            .map_err(|_| BenchError::Config(format!("{name} {t:e} is too large")))
+    }
+
     /// The seed of game `index`, for both its tiles and its player.
     #[must_use]
     pub fn game_seed(&self, index: u64) -> u64 {

@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use ai2048_ai::{PlayerSpec, SearchLimits, DEFAULT_PLAYER};
+use ai2048_ai::{LimitsError, PlayerSpec, SearchLimits, DEFAULT_PLAYER};
+use ai2048_bench::BenchConfig;
 use ai2048_engine::Rules;
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 /// The 2048 engine and AI: watch the AI play, play yourself, benchmark players, or
@@ -90,9 +91,6 @@ pub(crate) mod testing {
     }
 }
 
-/// The deepest search the command line accepts.
-pub const MAX_DEPTH: u32 = 20;
-
 /// The rules of the game, for every command that plays games.
 #[derive(Debug, Clone, Args)]
 pub struct RulesArgs {
@@ -158,20 +156,11 @@ impl AiArgs {
 
     /// The validated search limits.
     pub fn limits(&self) -> Result<SearchLimits> {
-        if let Some(depth) = self.depth.filter(|&d| d > MAX_DEPTH) {
-            bail!("--depth {depth} is above {MAX_DEPTH}");
-        }
-        let time = match self.time_ms {
-            Some(ms) if !(ms > 0.0 && ms <= 3_600_000.0) => {
-                bail!("--time-ms must be a number of milliseconds above 0 and at most an hour, not {ms}")
-            }
-            ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
-        };
-        Ok(SearchLimits {
-            depth: self.depth,
-            time,
-            nodes: None,
-            clock: None,
+        SearchLimits::from_user(self.depth.map(u64::from), self.time_ms, None, None).map_err(|e| {
+            anyhow!(e.message(match e {
+                LimitsError::Depth(_) => "--depth",
+                _ => "--time-ms",
+            }))
         })
     }
 }
@@ -190,11 +179,7 @@ pub struct JobsArgs {
 impl JobsArgs {
     /// The validated number of games played at once: all cores when left out.
     pub fn jobs(&self) -> Result<usize> {
-        Ok(match self.jobs {
-            Some(0) => bail!("--jobs must be at least 1"),
-            Some(j) => j,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        })
+        Ok(BenchConfig::jobs_from_user(self.jobs, "--jobs")?)
     }
 }
 
@@ -210,16 +195,7 @@ pub struct TimeoutArgs {
 impl TimeoutArgs {
     /// The validated time limit per game; `None` when left out.
     pub fn timeout(&self) -> Result<Option<Duration>> {
-        Ok(match self.timeout {
-            None => None,
-            Some(t) if !(t.is_finite() && t > 0.0) => {
-                bail!("--timeout must be a positive number of seconds, not {t}")
-            }
-            Some(t) => match Duration::try_from_secs_f64(t) {
-                Ok(d) => Some(d),
-                Err(_) => bail!("--timeout {t:e} is too large"),
-            },
-        })
+        Ok(BenchConfig::timeout_from_user(self.timeout, "--timeout")?)
     }
 }
 

@@ -282,8 +282,8 @@ fn read_ai(value: &Value) -> Result<PlayerSpec, String> {
         .map_err(|e| format!("\"ai\" {}: {e}", quote(value)))
 }
 
-/// The deepest search a request may ask for: deeper searches take hours.
-pub const MAX_DEPTH: u32 = 20;
+/// The deepest search a request may ask for: [`SearchLimits::MAX_DEPTH`], as everywhere.
+pub const MAX_DEPTH: u32 = SearchLimits::MAX_DEPTH;
 
 fn read_depth(value: &Value) -> Result<u32, String> {
     value

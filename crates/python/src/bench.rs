@@ -48,23 +48,9 @@ pub(crate) fn bench_json(
     if games == 0 {
         return Err(value_error("games must be at least 1"));
     }
-    let jobs = match jobs {
-        Some(0) => return Err(value_error("jobs must be at least 1")),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let timeout = match timeout {
-        None => None,
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            return Err(value_error(format!(
-                "timeout must be a positive number of seconds, not {t}"
-            )))
-        }
-        Some(t) => Some(
-            Duration::try_from_secs_f64(t)
-                .map_err(|_| value_error(format!("timeout {t:e} is too large")))?,
-        ),
-    };
+    let jobs = BenchConfig::jobs_from_user(jobs, "jobs").map_err(|e| value_error(e.to_string()))?;
+    let timeout = BenchConfig::timeout_from_user(timeout, "timeout")
+        .map_err(|e| value_error(e.to_string()))?;
     let config = BenchConfig {
         games,
         first_game,

@@ -104,54 +104,33 @@ impl PyNetwork {
         steps: u32,
         lambda_: f32,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if !(1..=64).contains(&steps) {
-            return Err(value_error(format!(
-                "steps must be from 1 to 64, not {steps}"
-            )));
-        }
-        if !(0.0..=1.0).contains(&lambda_) {
-            return Err(value_error(format!(
-                "lambda_ must be from 0 to 1, not {lambda_}"
-            )));
-        }
         let asked = learning
             .map(str::parse::<Learning>)
             .transpose()
             .map_err(value_error)?;
         let learning = self.net().learning_for(asked);
-        let alpha = alpha.unwrap_or_else(|| learning.default_alpha());
-        if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
-            return Err(value_error(format!(
-                "alpha must be above 0 and at most 1, not {alpha}"
-            )));
-        }
-        if !(1..=1024).contains(&threads) {
-            return Err(value_error(format!(
-                "threads must be from 1 to 1024, not {threads}"
-            )));
-        }
-        let restart = match restart {
-            Some(at) if !(at > 0.0 && at < 1.0) => {
-                return Err(value_error(format!(
-                    "restart must be above 0 and below 1, not {at}"
-                )))
-            }
-            Some(at) => Some(Restart {
-                at,
-                ..Restart::default()
-            }),
-            None => None,
-        };
-        let trainer = Trainer::new(TrainConfig {
-            alpha,
+        let config = TrainConfig {
+            alpha: alpha.unwrap_or_else(|| learning.default_alpha()),
             learning,
             seed,
             rules: rules_of(start_tiles, p4, false)?,
             threads,
-            restart,
+            restart: restart.map(|at| Restart {
+                at,
+                ..Restart::default()
+            }),
             steps,
             lambda: lambda_,
-        });
+        };
+        config.validate().map_err(|e| {
+            // Python spells the keyword `lambda_`.
+            let name = match e.field() {
+                "lambda" => "lambda_",
+                field => field,
+            };
+            value_error(e.message(name))
+        })?;
+        let trainer = Trainer::new(config);
         let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
         let mut trained = 0;
         while trained < games {

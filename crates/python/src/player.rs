@@ -3,7 +3,7 @@
 //! the catalogue.
 
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ai2048_ai::{create_player, Player, PlayerSpec, SearchLimits, SearchResult, PLAYERS};
 use ai2048_engine::Dir;
@@ -15,13 +15,7 @@ use crate::direction::py_dir;
 use crate::errors::{player_error, value_error};
 
 /// The deepest search accepted, as on the command line.
-pub(crate) const MAX_DEPTH: u32 = 20;
-
-/// The longest time per move accepted, in milliseconds: an hour, as on the command line.
-const MAX_TIME_MS: f64 = 3_600_000.0;
-
-/// The longest game clock a search takes, in milliseconds: a day.
-const MAX_CLOCK_MS: f64 = 86_400_000.0;
+pub(crate) const MAX_DEPTH: u32 = SearchLimits::MAX_DEPTH;
 
 /// The player `spec` names, with `options` (keyword arguments) and `threads` added.
 ///
@@ -75,41 +69,15 @@ fn option_text(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
     )))
 }
 
-/// Validated search limits, with the command line's bounds and words.
+/// Validated search limits (see [`SearchLimits::from_user`]).
 pub(crate) fn limits_of(
     depth: Option<u32>,
     time_ms: Option<f64>,
     nodes: Option<u64>,
     clock_ms: Option<f64>,
 ) -> PyResult<SearchLimits> {
-    if let Some(depth) = depth.filter(|&d| d > MAX_DEPTH) {
-        return Err(value_error(format!("depth {depth} is above {MAX_DEPTH}")));
-    }
-    let time = match time_ms {
-        Some(ms) if !(ms > 0.0 && ms <= MAX_TIME_MS) => {
-            return Err(value_error(format!(
-                "time_ms must be a number of milliseconds above 0 and at most an hour, not {ms}"
-            )))
-        }
-        ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
-    };
-    if nodes == Some(0) {
-        return Err(value_error("nodes must be at least 1"));
-    }
-    let clock = match clock_ms {
-        Some(ms) if !(0.0..=MAX_CLOCK_MS).contains(&ms) => {
-            return Err(value_error(format!(
-                "clock_ms must be a number of milliseconds from 0 to a day, not {ms}"
-            )))
-        }
-        ms => ms.map(|ms| Duration::from_secs_f64(ms / 1e3)),
-    };
-    Ok(SearchLimits {
-        depth,
-        time,
-        nodes,
-        clock,
-    })
+    SearchLimits::from_user(depth.map(u64::from), time_ms, nodes, clock_ms)
+        .map_err(|e| value_error(e.to_string()))
 }
 
 /// A player: expectimax (the default), minimax, mcts, greedy or random, with options.

@@ -189,6 +189,116 @@ impl Default for TrainConfig {
     }
 }
 
+impl TrainConfig {
+    /// The most threads a training may run.
+    pub const MAX_THREADS: usize = 1024;
+
+    /// The most moves ahead TD(λ) may look ([`TrainConfig::steps`]).
+    pub const MAX_STEPS: u32 = 64;
+
+    /// Checks the settings: alpha above 0 and at most 1, 1 to
+    /// [`TrainConfig::MAX_THREADS`] threads, a restart point above 0 and below 1, 1 to
+    /// [`TrainConfig::MAX_STEPS`] steps, λ from 0 to 1, and valid rules.
+    ///
+    /// # Errors
+    ///
+    /// The first setting out of its range.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{TrainConfig, TrainConfigError};
+    /// assert!(TrainConfig::default().validate().is_ok());
+    /// let bad = TrainConfig { alpha: 1.5, ..TrainConfig::default() };
+    /// assert_eq!(bad.validate(), Err(TrainConfigError::Alpha(1.5)));
+    /// assert_eq!(
+    ///     bad.validate().unwrap_err().message("--alpha"),
+    ///     "--alpha must be above 0 and at most 1, not 1.5"
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), TrainConfigError> {
+        if !(self.alpha.is_finite() && self.alpha > 0.0 && self.alpha <= 1.0) {
+            return Err(TrainConfigError::Alpha(self.alpha));
+        }
+        if !(1..=Self::MAX_THREADS).contains(&self.threads) {
+            return Err(TrainConfigError::Threads(self.threads));
+        }
+        if let Some(r) = self.restart.filter(|r| !(r.at > 0.0 && r.at < 1.0)) {
+            return Err(TrainConfigError::Restart(r.at));
+        }
+        if !(1..=Self::MAX_STEPS).contains(&self.steps) {
+            return Err(TrainConfigError::Steps(self.steps));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err(TrainConfigError::Lambda(self.lambda));
+        }
+        self.rules.validate().map_err(TrainConfigError::Rules)
+    }
+}
+
+/// A [`TrainConfig`] setting out of its range. Its message names the setting as the
+/// config's fields do; [`TrainConfigError::message`] names it as a front end's users
+/// write it (`--alpha`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrainConfigError {
+    /// An alpha that is not above 0 and at most 1.
+    Alpha(f32),
+    /// A number of threads that is not from 1 to [`TrainConfig::MAX_THREADS`].
+    Threads(usize),
+    /// A restart point that is not above 0 and below 1.
+    Restart(f32),
+    /// A number of steps that is not from 1 to [`TrainConfig::MAX_STEPS`].
+    Steps(u32),
+    /// A λ that is not from 0 to 1.
+    Lambda(f32),
+    /// Invalid rules.
+    Rules(ai2048_engine::RulesError),
+}
+
+impl TrainConfigError {
+    /// The setting's name among [`TrainConfig`]'s fields.
+    #[must_use]
+    pub fn field(&self) -> &'static str {
+        match self {
+            TrainConfigError::Alpha(_) => "alpha",
+            TrainConfigError::Threads(_) => "threads",
+            TrainConfigError::Restart(_) => "restart",
+            TrainConfigError::Steps(_) => "steps",
+            TrainConfigError::Lambda(_) => "lambda",
+            TrainConfigError::Rules(_) => "rules",
+        }
+    }
+
+    /// The message, with the setting called `name`.
+    #[must_use]
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            TrainConfigError::Alpha(a) => format!("{name} must be above 0 and at most 1, not {a}"),
+            TrainConfigError::Threads(n) => format!(
+                "{name} must be from 1 to {}, not {n}",
+                TrainConfig::MAX_THREADS
+            ),
+            TrainConfigError::Restart(at) => {
+                format!("{name} must be above 0 and below 1, not {at}")
+            }
+            TrainConfigError::Steps(n) => {
+                format!(
+                    "{name} must be from 1 to {}, not {n}",
+                    TrainConfig::MAX_STEPS
+                )
+            }
+            TrainConfigError::Lambda(l) => format!("{name} must be from 0 to 1, not {l}"),
+            TrainConfigError::Rules(e) => format!("invalid {name}: {e}"),
+        }
+    }
+}
+
+impl core::fmt::Display for TrainConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message(self.field()))
+    }
+}
+
+impl std::error::Error for TrainConfigError {}
+
 /// What one game of training came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrainedGame {

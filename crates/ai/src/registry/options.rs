@@ -4,7 +4,7 @@
 use core::str::FromStr;
 
 use crate::search::{ExpectimaxConfig, MctsConfig, MctsMode, MinimaxConfig, Playout};
-use crate::{PlayerError, PlayerSpec};
+use crate::{PlayerError, PlayerSpec, SearchLimits};
 
 /// Reads option `key` of `spec` as a `T`, or `None` when absent.
 pub(crate) fn parse_option<T: FromStr>(
@@ -48,7 +48,7 @@ where
 /// The settings of `expectimax` from its options.
 pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, PlayerError> {
     let mut config = ExpectimaxConfig::default();
-    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=20)? {
+    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
         config.depth = Some(depth);
     }
     if let Some(p) = ranged(spec, "prune", "a probability", 0.0..=1.0)? {
@@ -63,7 +63,8 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(learn) = parse_option(spec, "learn-p4", "true or false")? {
         config.learn_four_probability = learn;
     }
-    if let Some(ms) = ranged::<u64>(spec, "time-ms", "a time in milliseconds", 0..=3_600_000)? {
+    let max_ms = SearchLimits::MAX_TIME.as_millis() as u64;
+    if let Some(ms) = ranged::<u64>(spec, "time-ms", "a time in milliseconds", 0..=max_ms)? {
         config.default_time = std::time::Duration::from_millis(ms);
     }
     if let Some(threads) = ranged(spec, "threads", "a number of threads", 1..=256)? {
@@ -84,7 +85,7 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
 /// The settings of `minimax` from its options.
 pub(crate) fn minimax_config(spec: &PlayerSpec) -> Result<MinimaxConfig, PlayerError> {
     let mut config = MinimaxConfig::default();
-    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=20)? {
+    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
         config.depth = Some(depth);
     }
     if let Some(prune) = parse_option(spec, "prune", "true or false")? {

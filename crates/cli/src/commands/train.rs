@@ -181,9 +181,6 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         .map_err(|e| anyhow!("--learning: {e}"))?;
     let learning = net.learning_for(asked);
     let alpha = args.alpha.unwrap_or_else(|| learning.default_alpha());
-    if !(alpha.is_finite() && alpha > 0.0 && alpha <= 1.0) {
-        bail!("--alpha must be above 0 and at most 1, not {alpha}");
-    }
     if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
@@ -193,33 +190,18 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
     if args.rules.illegal_move_spawns {
         bail!("--illegal-move-spawns: training plays only legal moves, so it changes nothing");
     }
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(n) if n > 1024 => bail!("--threads must be at most 1024, not {n}"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let restart = match args.restart {
-        Some(at) if !(at > 0.0 && at < 1.0) => {
-            bail!("--restart must be above 0 and below 1, not {at}")
-        }
-        Some(at) => Some(Restart {
-            at,
-            ..Restart::default()
-        }),
-        None => None,
-    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let restart = args.restart.map(|at| Restart {
+        at,
+        ..Restart::default()
+    });
     let (steps, lambda) = match (args.steps, args.lambda) {
         (None, None) => (1, 0.0),
         (steps, lambda) => (steps.unwrap_or(5), lambda.unwrap_or(0.5)),
     };
-    if !(1..=64).contains(&steps) {
-        bail!("--steps must be from 1 to 64, not {steps}");
-    }
-    if !(0.0..=1.0).contains(&lambda) {
-        bail!("--lambda must be from 0 to 1, not {lambda}");
-    }
-    Ok(TrainConfig {
+    let config = TrainConfig {
         alpha,
         learning,
         seed: args.seed,
@@ -228,7 +210,11 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         restart,
         steps,
         lambda,
-    })
+    };
+    config
+        .validate()
+        .map_err(|e| anyhow!(e.message(&format!("--{}", e.field()))))?;
+    Ok(config)
 }
 
 /// The games to train now: `--games`, else 100000, or no end with `--minutes`.
@@ -484,8 +470,14 @@ mod tests {
             (&["--alpha", "NaN"], "--alpha must be above 0"),
             (&["--games", "0"], "--games must be at least 1"),
             (&["--report", "0"], "--report must be at least 1"),
-            (&["--threads", "0"], "--threads must be at least 1"),
-            (&["--threads", "5000"], "--threads must be at most 1024"),
+            (
+                &["--threads", "0"],
+                "--threads must be from 1 to 1024, not 0",
+            ),
+            (
+                &["--threads", "5000"],
+                "--threads must be from 1 to 1024, not 5000",
+            ),
             (&["--restart", "1"], "--restart must be above 0 and below 1"),
             (&["--restart=0"], "--restart must be above 0 and below 1"),
             (&["--restart=-0.5"], "--restart must be above 0 and below 1"),
