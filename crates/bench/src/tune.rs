@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use ai2048_ai::eval::{EvalConfig, MAX_WEIGHT};
-use ai2048_ai::{create_player, PlayerError, PlayerSpec, SearchLimits, PLAYERS};
+use ai2048_ai::{create_player, PlayerSpec, SearchLimits, PLAYERS};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::Rules;
 
@@ -465,11 +465,11 @@ impl TuneConfig {
                 .filter(|p| p.options.iter().any(|(k, _)| *k == "eval"))
                 .map(|p| p.name)
                 .collect();
-            return Err(BenchError::Player(PlayerError(format!(
+            return Err(BenchError::Config(format!(
                 "player {} takes no evaluation, so it has no weights to tune: use one of {}",
                 self.player.name,
                 names.join(", ")
-            ))));
+            )));
         }
         create_player(&self.player_for(&self.start), 0).map_err(BenchError::Player)?;
         Ok(())

@@ -1,5 +1,6 @@
 //! A session: answers requests one after another, keeping the players it created.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -182,16 +183,22 @@ impl Session {
     /// The cached player for `spec`, created if needed.
     fn player(&mut self, spec: &PlayerSpec) -> Result<&mut Box<dyn Player>, PlayerError> {
         let key = spec.to_string();
-        if !self.players.contains_key(&key) {
+        let new = if self.players.contains_key(&key) {
+            None
+        } else {
             let player = create_player(spec, self.seed)?;
             if self.players.len() >= MAX_CACHED_PLAYERS {
                 self.players.clear();
             }
-            self.players.insert(key.clone(), player);
-        }
-        self.players
-            .get_mut(&key)
-            .ok_or_else(|| PlayerError(format!("player {key} was lost from the cache")))
+            Some(player)
+        };
+        Ok(match self.players.entry(key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(match new {
+                Some(player) => player,
+                None => create_player(spec, self.seed)?,
+            }),
+        })
     }
 
     /// How many players the session keeps now.

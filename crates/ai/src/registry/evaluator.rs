@@ -17,8 +17,7 @@ use super::{PlayerError, PlayerSpec};
 /// - `symmetric=true` makes a matrix evaluation symmetric;
 /// - `w.NAME=VALUE` sets one weight, after the file.
 fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, PlayerError> {
-    let bad =
-        |key: &str, e: EvalError| PlayerError(format!("player {} option {key}: {e}", spec.name));
+    let bad = |key: &str, e: EvalError| PlayerError::bad_option(spec, key, e.to_string());
     let file = spec
         .option("weights")
         .map(|path| EvalConfig::load(Path::new(path)))
@@ -26,12 +25,15 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
         .map_err(|e| bad("weights", e))?;
     let mut config = match (spec.option("eval"), file) {
         (Some(name), Some(file)) if name != file.name() => {
-            return Err(PlayerError(format!(
-                "player {} option eval: {name} does not match the weights file {}, which is for eval {}",
-                spec.name,
-                spec.option("weights").unwrap_or_default(),
-                file.name()
-            )))
+            return Err(PlayerError::bad_option(
+                spec,
+                "eval",
+                format!(
+                    "{name} does not match the weights file {}, which is for eval {}",
+                    spec.option("weights").unwrap_or_default(),
+                    file.name()
+                ),
+            ))
         }
         (_, Some(file)) => file,
         (name, None) => {
@@ -46,10 +48,7 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
     for (key, value) in &spec.options {
         if let Some(name) = key.strip_prefix("w.") {
             let x: f64 = value.parse().map_err(|_| {
-                PlayerError(format!(
-                    "player {} option {key}: {value:?} is not a number",
-                    spec.name
-                ))
+                PlayerError::bad_option(spec, key, format!("{value:?} is not a number"))
             })?;
             config.set(name, x).map_err(|e| bad(key, e))?;
         }
@@ -81,16 +80,18 @@ pub(super) fn evaluator(
                 .iter()
                 .find(|(k, _)| eval_option(k) && k != "eval")
             {
-                return Err(PlayerError(format!(
-                    "player {} option {key}: the built-in network takes no weights",
-                    spec.name
-                )));
+                return Err(PlayerError::bad_option(
+                    spec,
+                    key,
+                    "the built-in network takes no weights",
+                ));
             }
             return crate::ntuple::builtin().map(|n| n as Arc<dyn Evaluator>).ok_or_else(|| {
-                PlayerError(format!(
-                    "player {} option eval: this build has no built-in network (it embeds nets/default.np when it is there); give network=FILE",
-                    spec.name
-                ))
+                PlayerError::bad_option(
+                    spec,
+                    "eval",
+                    "this build has no built-in network (it embeds nets/default.np when it is there); give network=FILE",
+                )
             });
         }
         if unnamed {
@@ -101,16 +102,14 @@ pub(super) fn evaluator(
         return Ok(eval_config(spec, default_eval)?.build());
     };
     if let Some((key, _)) = spec.options.iter().find(|(k, _)| eval_option(k)) {
-        return Err(PlayerError(format!(
-            "player {} option {key}: the network is the evaluation; give network or {key}, not both",
-            spec.name
-        )));
+        return Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("the network is the evaluation; give network or {key}, not both"),
+        ));
     }
     let net = NTupleNetwork::shared(Path::new(path)).map_err(|e| {
-        PlayerError(format!(
-            "player {} option network: cannot load {path}: {e}",
-            spec.name
-        ))
+        PlayerError::bad_option(spec, "network", format!("cannot load {path}: {e}"))
     })?;
     Ok(net)
 }

@@ -38,26 +38,15 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
     let info = PLAYERS
         .iter()
         .find(|p| p.name == spec.name)
-        .ok_or_else(|| {
-            let names: Vec<_> = PLAYERS.iter().map(|p| p.name).collect();
-            PlayerError(format!(
-                "unknown player {:?}: expected one of {}",
-                spec.name,
-                names.join(", ")
-            ))
+        .ok_or_else(|| PlayerError::UnknownPlayer {
+            name: spec.name.clone(),
         })?;
     for (key, _) in &spec.options {
         if !info.options.iter().any(|(k, _)| option_matches(k, key)) {
-            let known: Vec<_> = info.options.iter().map(|(k, _)| *k).collect();
-            return Err(PlayerError(format!(
-                "player {} has no option {key:?}{}",
-                info.name,
-                if known.is_empty() {
-                    " (it takes none)".to_owned()
-                } else {
-                    format!(": expected one of {}", known.join(", "))
-                }
-            )));
+            return Err(PlayerError::UnknownOption {
+                player: info.name.to_owned(),
+                key: key.clone(),
+            });
         }
     }
     Ok(match info.name {

@@ -14,12 +14,8 @@ pub(crate) fn parse_option<T: FromStr>(
 ) -> Result<Option<T>, PlayerError> {
     spec.option(key)
         .map(|v| {
-            v.parse().map_err(|_| {
-                PlayerError(format!(
-                    "player {} option {key}: {v:?} is not {what}",
-                    spec.name
-                ))
-            })
+            v.parse()
+                .map_err(|_| PlayerError::bad_option(spec, key, format!("{v:?} is not {what}")))
         })
         .transpose()
 }
@@ -35,12 +31,11 @@ where
     T: FromStr + PartialOrd + core::fmt::Display,
 {
     match parse_option::<T>(spec, key, what)? {
-        Some(v) if !range.contains(&v) => Err(PlayerError(format!(
-            "player {} option {key}: {v} is not from {} to {}",
-            spec.name,
-            range.start(),
-            range.end()
-        ))),
+        Some(v) if !range.contains(&v) => Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("{v} is not from {} to {}", range.start(), range.end()),
+        )),
         v => Ok(v),
     }
 }
@@ -101,10 +96,7 @@ pub(crate) fn minimax_config(spec: &PlayerSpec) -> Result<MinimaxConfig, PlayerE
 pub(crate) fn mcts_config(spec: &PlayerSpec) -> Result<MctsConfig, PlayerError> {
     let mut config = MctsConfig::default();
     let bad = |key: &str, v: &str, what: &str| {
-        PlayerError(format!(
-            "player {} option {key}: {v:?} is not {what}",
-            spec.name
-        ))
+        PlayerError::bad_option(spec, key, format!("{v:?} is not {what}"))
     };
     let mode = spec.option("mode").unwrap_or("flat");
     config.mode = match mode {
