@@ -107,7 +107,7 @@ impl PyNetwork {
         let asked = learning
             .map(str::parse::<Learning>)
             .transpose()
-            .map_err(value_error)?;
+            .map_err(|e| value_error(e.to_string()))?;
         let learning = self.net().learning_for(asked);
         let config = TrainConfig {
             alpha: alpha.unwrap_or_else(|| learning.default_alpha()),

@@ -247,13 +247,12 @@ pub const DEFAULT_EVAL: &str = "heuristic";
 ///
 /// When no evaluation has that name; the message lists the known ones.
 pub fn eval_info(name: &str) -> Result<&'static EvalInfo, EvalError> {
-    EVALS.iter().find(|e| e.name == name).ok_or_else(|| {
-        let names: Vec<_> = EVALS.iter().map(|e| e.name).collect();
-        EvalError(format!(
-            "unknown eval {name:?}: expected one of {}",
-            names.join(", ")
-        ))
-    })
+    EVALS
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| EvalError::UnknownEval {
+            name: name.to_owned(),
+        })
 }
 
 /// Creates the evaluation called `name`, with the weights of `config` if given, else
@@ -286,9 +285,9 @@ pub fn create_eval(
     match config {
         None => Ok(EvalConfig::from_info(info).build()),
         Some(c) if c.name() == info.name => Ok(c.build()),
-        Some(c) => Err(EvalError(format!(
-            "the weights are for eval {}, not {name}",
-            c.name()
-        ))),
+        Some(c) => Err(EvalError::WrongEval {
+            weights_for: c.name().to_owned(),
+            eval: name.to_owned(),
+        }),
     }
 }

@@ -1,26 +1,13 @@
 //! An evaluation as data: its name and weights, which [`EvalConfig::build`] turns into
 //! an [`Evaluator`], an optimizer tunes as a flat vector, and a weights file stores.
 
-use core::fmt;
 use std::sync::Arc;
 
 use super::catalog::{eval_info, EvalInfo, Kind};
 use super::{
-    CobbDouglas, Evaluator, Feature, HeuristicWeights, MatrixEval, RowTable, Simple, Weighted,
+    CobbDouglas, EvalError, Evaluator, Feature, HeuristicWeights, MatrixEval, RowTable, Simple,
+    Weighted,
 };
-
-/// An evaluation that cannot be made: an unknown name or weight, a weight out of its
-/// range, or a bad weights file. The message says which.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalError(pub String);
-
-impl fmt::Display for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for EvalError {}
 
 /// A named evaluation with its weights: what `eval=NAME`, `weights=FILE` and `w.NAME=X`
 /// describe, what a weights file stores, and what an optimizer tunes.
@@ -109,12 +96,11 @@ impl EvalConfig {
     /// weight's range; the message names the weight.
     pub fn with_params(&self, params: &[f64]) -> Result<EvalConfig, EvalError> {
         if params.len() != self.params.len() {
-            return Err(EvalError(format!(
-                "eval {} has {} weights, not {}",
-                self.name(),
-                self.params.len(),
-                params.len()
-            )));
+            return Err(EvalError::WeightCount {
+                eval: self.name().to_owned(),
+                expected: self.params.len(),
+                found: params.len(),
+            });
         }
         for (w, &x) in self.info.weights.iter().zip(params) {
             check_weight(self.info, w.name, x)?;
@@ -148,18 +134,13 @@ impl EvalConfig {
     /// # Ok::<(), ai2048_ai::eval::EvalError>(())
     /// ```
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), EvalError> {
-        let i = self.info.weight_index(name).ok_or_else(|| {
-            let names: Vec<_> = self.param_names().collect();
-            EvalError(if names.is_empty() {
-                format!("eval {} has no weight {name:?} (it has none)", self.name())
-            } else {
-                format!(
-                    "eval {} has no weight {name:?}: expected one of {}",
-                    self.name(),
-                    abbreviate(&names)
-                )
-            })
-        })?;
+        let i = self
+            .info
+            .weight_index(name)
+            .ok_or_else(|| EvalError::UnknownWeight {
+                eval: self.name().to_owned(),
+                weight: name.to_owned(),
+            })?;
         check_weight(self.info, name, value)?;
         self.params[i] = value;
         Ok(())
@@ -183,7 +164,9 @@ impl EvalConfig {
     /// When the evaluation has no matrix, or a weight is not finite or out of range.
     pub fn set_matrix(&mut self, matrix: &[f64; 16]) -> Result<(), EvalError> {
         if !self.info.has_matrix() {
-            return Err(EvalError(format!("eval {} has no matrix", self.name())));
+            return Err(EvalError::NoMatrix {
+                eval: self.name().to_owned(),
+            });
         }
         for (w, &x) in self.info.weights.iter().zip(matrix) {
             check_weight(self.info, w.name, x)?;
@@ -207,11 +190,9 @@ impl EvalConfig {
     /// others treat every direction alike already).
     pub fn set_symmetric(&mut self, symmetric: bool) -> Result<(), EvalError> {
         if symmetric && !self.info.has_matrix() {
-            return Err(EvalError(format!(
-                "eval {} has no option symmetric (only the matrix evals: {})",
-                self.name(),
-                matrix_eval_names()
-            )));
+            return Err(EvalError::NotSymmetric {
+                eval: self.name().to_owned(),
+            });
         }
         self.symmetric = symmetric;
         Ok(())
@@ -270,44 +251,29 @@ impl EvalConfig {
     }
 }
 
-/// The names of the matrix evaluations, comma-separated.
-pub(crate) fn matrix_eval_names() -> String {
-    let names: Vec<_> = super::EVALS
-        .iter()
-        .filter(|e| e.has_matrix())
-        .map(|e| e.name)
-        .collect();
-    names.join(", ")
-}
-
-/// A list of names, shortened when the sixteen matrix weights are among them.
-fn abbreviate(names: &[&str]) -> String {
-    if names.len() > 16 && names[0] == "m00" {
-        format!("m00 to m33, {}", names[16..].join(", "))
-    } else {
-        names.join(", ")
-    }
-}
-
 /// Checks that `value` is a valid value of weight `name` of `info`.
 fn check_weight(info: &EvalInfo, name: &str, value: f64) -> Result<(), EvalError> {
     let Some(w) = info.weights.iter().find(|w| w.name == name) else {
-        return Err(EvalError(format!(
-            "eval {} has no weight {name:?}",
-            info.name
-        )));
+        return Err(EvalError::UnknownWeight {
+            eval: info.name.to_owned(),
+            weight: name.to_owned(),
+        });
     };
     if !value.is_finite() {
-        return Err(EvalError(format!(
-            "weight {name} of eval {}: {value} is not a finite number",
-            info.name
-        )));
+        return Err(EvalError::NotFinite {
+            eval: info.name.to_owned(),
+            weight: name.to_owned(),
+            value,
+        });
     }
     if !(w.min..=w.max).contains(&value) {
-        return Err(EvalError(format!(
-            "weight {name} of eval {}: {value} is outside [{}, {}]",
-            info.name, w.min, w.max
-        )));
+        return Err(EvalError::OutOfRange {
+            eval: info.name.to_owned(),
+            weight: name.to_owned(),
+            value,
+            min: w.min,
+            max: w.max,
+        });
     }
     Ok(())
 }
@@ -334,12 +300,12 @@ mod tests {
         let config = EvalConfig::new("cobb-douglas").unwrap();
         assert!(config.with_params(&[1.0]).is_err());
         let err = config.with_params(&[1.0, -1.0, 1.0, 1.0]).unwrap_err();
-        assert!(err.0.contains("emptiness"), "{err}");
+        assert!(err.to_string().contains("emptiness"), "{err}");
         let err = EvalConfig::new("heuristic")
             .unwrap()
             .with_params(&[1.0, 1.0, 1.0, 1.0, -2.0, 1.0, 1.0])
             .unwrap_err();
-        assert!(err.0.contains("mono_power"), "{err}");
+        assert!(err.to_string().contains("mono_power"), "{err}");
     }
 
     #[test]
@@ -354,7 +320,7 @@ mod tests {
         let mut config = EvalConfig::new("weighted").unwrap();
         assert!(config.set_symmetric(false).is_ok());
         let err = config.set_symmetric(true).unwrap_err();
-        assert!(err.0.contains("corner, snake, diagonal"), "{err}");
+        assert!(err.to_string().contains("corner, snake, diagonal"), "{err}");
         let mut config = EvalConfig::new("snake").unwrap();
         config.set_symmetric(true).unwrap();
         assert!(config.symmetric());

@@ -59,7 +59,7 @@ fn describe(value: &Value) -> String {
 
 /// An error about `key`.
 fn key_error(key: &str, message: impl core::fmt::Display) -> EvalError {
-    EvalError(format!("key {key:?}: {message}"))
+    EvalError::Format(format!("key {key:?}: {message}"))
 }
 
 /// The number `value`, or an error about `key`.
@@ -98,10 +98,10 @@ impl EvalConfig {
     /// # Ok::<(), ai2048_ai::eval::EvalError>(())
     /// ```
     pub fn from_json(text: &str) -> Result<EvalConfig, EvalError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| EvalError(format!("not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| EvalError::Format(format!("not valid JSON: {e}")))?;
         let Value::Object(map) = value else {
-            return Err(EvalError(format!(
+            return Err(EvalError::Format(format!(
                 "expected an object such as {{\"eval\": \"snake\", \"weights\": {{...}}}}, \
                  found {}",
                 describe(&value)
@@ -158,7 +158,7 @@ impl EvalConfig {
                     format!(
                         "eval {} has no matrix (only {})",
                         config.name(),
-                        super::config::matrix_eval_names()
+                        super::error::matrix_eval_names()
                     ),
                 ));
             }
@@ -233,10 +233,15 @@ impl EvalConfig {
     /// When the file cannot be read or is not a valid weights file; the message names
     /// the file and the key.
     pub fn load(path: &Path) -> Result<EvalConfig, EvalError> {
-        let text = fs::read_to_string(path)
-            .map_err(|e| EvalError(format!("cannot read weights file {}: {e}", path.display())))?;
-        EvalConfig::from_json(&text)
-            .map_err(|e| EvalError(format!("weights file {}: {e}", path.display())))
+        let text = fs::read_to_string(path).map_err(|e| EvalError::Io {
+            path: path.display().to_string(),
+            action: "read",
+            message: e.to_string(),
+        })?;
+        EvalConfig::from_json(&text).map_err(|e| EvalError::InFile {
+            path: path.display().to_string(),
+            error: Box::new(e),
+        })
     }
 
     /// Writes this evaluation's weights file to `path` ([`EvalConfig::to_json`]).
@@ -245,8 +250,11 @@ impl EvalConfig {
     ///
     /// When the file cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), EvalError> {
-        fs::write(path, self.to_json())
-            .map_err(|e| EvalError(format!("cannot write weights file {}: {e}", path.display())))
+        fs::write(path, self.to_json()).map_err(|e| EvalError::Io {
+            path: path.display().to_string(),
+            action: "write",
+            message: e.to_string(),
+        })
     }
 }
 

@@ -40,6 +40,7 @@ use ai2048_engine::Board;
 mod catalog;
 pub mod cobb_douglas;
 mod config;
+mod error;
 pub mod features;
 pub mod file;
 mod heuristic;
@@ -51,7 +52,8 @@ pub use catalog::{
     create_eval, eval_info, EvalInfo, WeightInfo, DEFAULT_EVAL, EVALS, MATRIX_NAMES, MAX_WEIGHT,
 };
 pub use cobb_douglas::{CobbDouglas, Heuristics, COBB_DOUGLAS_EXPONENTS, FLOOR};
-pub use config::{EvalConfig, EvalError};
+pub use config::EvalConfig;
+pub use error::EvalError;
 pub use features::Feature;
 pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
 #[cfg(test)]

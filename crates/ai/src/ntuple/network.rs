@@ -4,7 +4,7 @@
 use ai2048_engine::Board;
 
 use super::index::{capped, symmetries, TupleIndex};
-use super::stages::Stages;
+use super::stages::{Stages, StagesError};
 use super::tuple::Tuple;
 use super::weights::{self, Weights};
 use crate::eval::Evaluator;
@@ -328,13 +328,9 @@ impl NTupleNetwork {
     /// assert_eq!(split.value(late), net.value(late));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn split_into(&self, stages: Stages) -> Result<NTupleNetwork, String> {
+    pub fn split_into(&self, stages: Stages) -> Result<NTupleNetwork, StagesError> {
         if self.stages.count() > 1 {
-            return Err(format!(
-                "the network has {} stages already ({}); only a one-stage network splits",
-                self.stages.count(),
-                self.stages
-            ));
+            return Err(StagesError::AlreadyStaged(self.stages.clone()));
         }
         let copies = stages.count();
         let mut net = self.clone_without_weights();

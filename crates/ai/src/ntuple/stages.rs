@@ -34,13 +34,52 @@ pub struct Stages {
     thresholds: Vec<u32>,
 }
 
-/// Stage thresholds that cannot be used: not numbers, not increasing, or too many.
+/// Stage thresholds that cannot be used: not numbers, not increasing, or too many;
+/// or stages asked of a network that has its own already.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StagesError(pub String);
+#[non_exhaustive]
+pub enum StagesError {
+    /// This many thresholds: [`MAX_STAGES`] or more.
+    TooMany(usize),
+    /// A threshold that is not a tile sum from 1 to 262144.
+    OutOfRange(u32),
+    /// A threshold that does not increase on the one before it.
+    NotIncreasing {
+        /// The threshold before.
+        before: u32,
+        /// The threshold.
+        threshold: u32,
+    },
+    /// Text that is not a tile sum.
+    NotANumber(String),
+    /// A network of these stages was asked to split: only a one-stage network does.
+    AlreadyStaged(Stages),
+}
 
 impl fmt::Display for StagesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            StagesError::TooMany(n) => write!(
+                f,
+                "at most {} thresholds ({MAX_STAGES} stages), not {n}",
+                MAX_STAGES - 1
+            ),
+            StagesError::OutOfRange(t) => {
+                write!(f, "threshold {t} is not a tile sum from 1 to 262144")
+            }
+            StagesError::NotIncreasing { before, threshold } => {
+                write!(
+                    f,
+                    "thresholds must increase: {threshold} comes after {before}"
+                )
+            }
+            StagesError::NotANumber(text) => write!(f, "{text:?} is not a tile sum"),
+            StagesError::AlreadyStaged(stages) => write!(
+                f,
+                "the network has {} stages already ({stages}); only a one-stage network splits",
+                stages.count()
+            ),
+        }
     }
 }
 
@@ -61,23 +100,17 @@ impl Stages {
     /// `MAX_STAGES - 1`.
     pub fn new(thresholds: Vec<u32>) -> Result<Stages, StagesError> {
         if thresholds.len() >= MAX_STAGES {
-            return Err(StagesError(format!(
-                "at most {} thresholds ({MAX_STAGES} stages), not {}",
-                MAX_STAGES - 1,
-                thresholds.len()
-            )));
+            return Err(StagesError::TooMany(thresholds.len()));
         }
         for (i, &t) in thresholds.iter().enumerate() {
             if t == 0 || t > 1 << 18 {
-                return Err(StagesError(format!(
-                    "threshold {t} is not a tile sum from 1 to 262144"
-                )));
+                return Err(StagesError::OutOfRange(t));
             }
             if i > 0 && t <= thresholds[i - 1] {
-                return Err(StagesError(format!(
-                    "thresholds must increase: {t} comes after {}",
-                    thresholds[i - 1]
-                )));
+                return Err(StagesError::NotIncreasing {
+                    before: thresholds[i - 1],
+                    threshold: t,
+                });
             }
         }
         Ok(Stages { thresholds })
@@ -138,7 +171,7 @@ impl FromStr for Stages {
             .map(|t| {
                 t.trim()
                     .parse::<u32>()
-                    .map_err(|_| StagesError(format!("{:?} is not a tile sum", t.trim())))
+                    .map_err(|_| StagesError::NotANumber(t.trim().to_owned()))
             })
             .collect::<Result<Vec<u32>, StagesError>>()?;
         Stages::new(thresholds)
@@ -172,7 +205,7 @@ mod tests {
             ("1,2,3,4,5,6,7,8", "at most 7 thresholds"),
         ] {
             let err = text.parse::<Stages>().unwrap_err();
-            assert!(err.0.contains(message), "{text}: {err}");
+            assert!(err.to_string().contains(message), "{text}: {err}");
         }
         assert_eq!("".parse::<Stages>().expect("one").count(), 1);
         assert_eq!(Stages::one().to_string(), "1");

@@ -41,16 +41,34 @@ impl Learning {
 }
 
 impl core::str::FromStr for Learning {
-    type Err = String;
+    type Err = ParseLearningError;
 
-    fn from_str(s: &str) -> Result<Learning, String> {
+    fn from_str(s: &str) -> Result<Learning, ParseLearningError> {
         match s {
             "td" => Ok(Learning::Td),
             "tc" => Ok(Learning::Tc),
-            other => Err(format!("unknown learning {other:?}: expected td or tc")),
+            other => Err(ParseLearningError(other.to_owned())),
         }
     }
 }
+
+/// A name that is no [`Learning`]: it holds the name.
+///
+/// ```
+/// use ai2048_ai::ntuple::Learning;
+/// let err = "sgd".parse::<Learning>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown learning \"sgd\": expected td or tc");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseLearningError(pub String);
+
+impl core::fmt::Display for ParseLearningError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "unknown learning {:?}: expected td or tc", self.0)
+    }
+}
+
+impl std::error::Error for ParseLearningError {}
 
 impl NTupleNetwork {
     /// How the network has learned so far: with temporal coherence once it keeps

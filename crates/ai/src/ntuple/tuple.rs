@@ -29,13 +29,48 @@ pub struct Tuple {
     cells: Vec<u8>,
 }
 
-/// A tuple that cannot be built: no cells, too many, a cell off the board or twice.
+/// A tuple that cannot be built: no cells, too many, a cell off the board or twice,
+/// text that is not a cell; or a set of tuples that cannot be read.
+///
+/// ```
+/// use ai2048_ai::ntuple::{parse_tuples, TupleError};
+/// assert_eq!(parse_tuples("0,1;2,2"), Err(TupleError::InTuple(2, Box::new(TupleError::Repeated(2)))));
+/// assert_eq!(parse_tuples("0,1;2,2").unwrap_err().to_string(), "tuple 2: cell 2 comes twice");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TupleError(pub String);
+#[non_exhaustive]
+pub enum TupleError {
+    /// A tuple of this many cells: none, or more than [`MAX_TUPLE_LEN`].
+    Length(usize),
+    /// A cell number of 16 or more.
+    OffBoard(u8),
+    /// A cell that comes twice in a tuple.
+    Repeated(u8),
+    /// Text that is not a cell number.
+    NotACell(String),
+    /// A name that is no set of [`TUPLE_SETS`], and holds no cell numbers.
+    UnknownSet(String),
+    /// The error of the tuple at this place in a list, from 1.
+    InTuple(usize, Box<TupleError>),
+}
 
 impl fmt::Display for TupleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            TupleError::Length(n) => write!(f, "a tuple has 1 to {MAX_TUPLE_LEN} cells, not {n}"),
+            TupleError::OffBoard(c) => write!(f, "cell {c} is off the board (0 to 15)"),
+            TupleError::Repeated(c) => write!(f, "cell {c} comes twice"),
+            TupleError::NotACell(text) => write!(f, "{text:?} is not a cell number (0 to 15)"),
+            TupleError::UnknownSet(name) => {
+                let names: Vec<_> = TUPLE_SETS.iter().map(|(name, _)| *name).collect();
+                write!(
+                    f,
+                    "unknown tuple set {name:?}: expected {}, or cells such as 0,1,2,3;4,5,6,7",
+                    names.join(", ")
+                )
+            }
+            TupleError::InTuple(i, e) => write!(f, "tuple {i}: {e}"),
+        }
     }
 }
 
@@ -50,17 +85,14 @@ impl Tuple {
     /// or a cell comes twice.
     pub fn new(cells: &[u8]) -> Result<Tuple, TupleError> {
         if cells.is_empty() || cells.len() > MAX_TUPLE_LEN {
-            return Err(TupleError(format!(
-                "a tuple has 1 to {MAX_TUPLE_LEN} cells, not {}",
-                cells.len()
-            )));
+            return Err(TupleError::Length(cells.len()));
         }
         for (i, &c) in cells.iter().enumerate() {
             if c >= 16 {
-                return Err(TupleError(format!("cell {c} is off the board (0 to 15)")));
+                return Err(TupleError::OffBoard(c));
             }
             if cells[..i].contains(&c) {
-                return Err(TupleError(format!("cell {c} comes twice")));
+                return Err(TupleError::Repeated(c));
             }
         }
         Ok(Tuple {
@@ -89,9 +121,9 @@ impl FromStr for Tuple {
         let cells = s
             .split(',')
             .map(|c| {
-                c.trim().parse::<u8>().map_err(|_| {
-                    TupleError(format!("{:?} is not a cell number (0 to 15)", c.trim()))
-                })
+                c.trim()
+                    .parse::<u8>()
+                    .map_err(|_| TupleError::NotACell(c.trim().to_owned()))
             })
             .collect::<Result<Vec<u8>, TupleError>>()?;
         Tuple::new(&cells)
@@ -182,18 +214,13 @@ pub fn parse_tuples(text: &str) -> Result<Vec<Tuple>, TupleError> {
         return set.iter().map(|cells| Tuple::new(cells)).collect();
     }
     if !text.contains(|c: char| c.is_ascii_digit()) {
-        let names: Vec<_> = TUPLE_SETS.iter().map(|(name, _)| *name).collect();
-        return Err(TupleError(format!(
-            "unknown tuple set {:?}: expected {}, or cells such as 0,1,2,3;4,5,6,7",
-            text.trim(),
-            names.join(", ")
-        )));
+        return Err(TupleError::UnknownSet(text.trim().to_owned()));
     }
     text.split(';')
         .enumerate()
         .map(|(i, t)| {
             t.parse::<Tuple>()
-                .map_err(|e| TupleError(format!("tuple {}: {e}", i + 1)))
+                .map_err(|e| TupleError::InTuple(i + 1, Box::new(e)))
         })
         .collect()
 }
@@ -212,14 +239,16 @@ mod tests {
             ("0,x", "\"x\" is not a cell number"),
         ] {
             let err = text.parse::<Tuple>().unwrap_err();
-            assert!(err.0.contains(message), "{text}: {err}");
+            assert!(err.to_string().contains(message), "{text}: {err}");
         }
         let err = parse_tuples("0,1;2,2").unwrap_err();
-        assert!(err.0.starts_with("tuple 2: cell 2 comes twice"), "{err}");
-        assert!(parse_tuples("huge")
-            .unwrap_err()
-            .0
-            .contains("4x6, 5x6, 8x6, small"));
+        assert!(
+            err.to_string().starts_with("tuple 2: cell 2 comes twice"),
+            "{err}"
+        );
+        let err = parse_tuples("huge").unwrap_err();
+        assert_eq!(err, TupleError::UnknownSet("huge".to_owned()));
+        assert!(err.to_string().contains("4x6, 5x6, 8x6, small"), "{err}");
     }
 
     #[test]
