@@ -14,28 +14,40 @@
   const BEST_KEY = 'ai2048.best';
   const SLIDE_MS = 100;
   const SWIPE_PX = 10;
+  // The tile that wins, as in the original game: "You win!", then "Keep going".
+  const WIN_TILE = 2048;
 
   const $ = (id) => document.getElementById(id);
   const ui = {
     tiles: $('tiles'), game: $('game'), score: $('score'), scoreValue: $('score-value'),
     best: $('best'), seed: $('seed'),
     over: $('game-over'), retry: $('retry'), newGame: $('new-game'), undo: $('undo'),
+    won: $('game-won'), keepGoing: $('keep-going'), retryWon: $('retry-won'),
     hint: $('hint'), autoplay: $('autoplay'), player: $('ai-player'), time: $('ai-time'),
     speed: $('speed'), stats: $('ai-stats'), hintValues: $('hint-values'), message: $('message'),
   };
 
-  // The game as the server last described it, and the boards before it for undo.
-  const state = { seed: 0, turn: 0, board: null, score: 0, over: true, history: [] };
+  // The game as the server last described it, and the boards before it for undo;
+  // `won` once a tile reached WIN_TILE, `keepPlaying` once the player chose to go on.
+  const state = {
+    seed: 0, turn: 0, board: null, score: 0, over: true, won: false, keepPlaying: false, history: [],
+  };
   let busy = false; // a move is on its way to the server
   let autoplay = false;
+  let autoplayAfterWin = false; // autoplay was on when "You win!" stopped it
   let generation = 0; // bumped by a new game or an undo, so stale answers are dropped
 
   // For tests and the curious: the page's state and every move played.
   const debug = {
-    ready: false, seed: 0, turn: 0, board: null, score: 0, over: false,
+    ready: false, seed: 0, turn: 0, board: null, score: 0, over: false, won: false, keepPlaying: false,
     moves: 0, aiMoves: 0, log: [], lastSearch: null, errors: [],
   };
   window.__ai2048 = debug;
+
+  // No move is taken: the game is over, or it was won and the player has not chosen
+  // to keep going.
+  const halted = () => state.over || (state.won && !state.keepPlaying);
+  const hasWinTile = (board) => board.some((row) => row.some((v) => v >= WIN_TILE));
 
   class ApiError extends Error {
     constructor(message, status, retryAfter) {
@@ -172,8 +184,10 @@
   function sync() {
     Object.assign(debug, {
       seed: state.seed, turn: state.turn, board: state.board, score: state.score, over: state.over,
+      won: state.won, keepPlaying: state.keepPlaying,
     });
     ui.over.hidden = !state.over;
+    ui.won.hidden = state.over || !state.won || state.keepPlaying;
     ui.undo.disabled = state.history.length === 0;
     ui.seed.textContent = `game ${state.seed}, move ${state.turn}`;
   }
@@ -189,8 +203,10 @@
       const game = await api('/api/new', {});
       if (mine !== generation) return;
       Object.assign(state, {
-        seed: game.seed, turn: game.turn, board: game.board, score: game.score, over: game.over, history: [],
+        seed: game.seed, turn: game.turn, board: game.board, score: game.score, over: game.over,
+        won: false, keepPlaying: false, history: [],
       });
+      autoplayAfterWin = false;
       drawBoard(game.board, new Set(game.spawns.map((s) => s.cell)));
       drawScore(0);
       sync();
@@ -203,15 +219,25 @@
 
   // Plays `dir`; `by` says who asked ('player' or 'ai'). True if the board moved.
   async function move(dir, by) {
-    if (busy || state.over || !state.board) return false;
+    if (busy || halted() || !state.board) return false;
     busy = true;
     const mine = generation;
     const before = state.board;
     try {
       const step = await api('/api/step', { board: before, dir, seed: state.seed, turn: state.turn });
       if (mine !== generation || !step.moved) return false;
-      state.history.push({ board: before, score: state.score, turn: state.turn, over: state.over });
+      state.history.push({
+        board: before, score: state.score, turn: state.turn, over: state.over, won: state.won,
+      });
       Object.assign(state, { board: step.board, turn: step.turn, over: step.over });
+      if (!state.won && hasWinTile(step.board)) {
+        state.won = true;
+        if (!state.keepPlaying) {
+          // As the original game: "You win!" stops play until "Keep going".
+          autoplayAfterWin = autoplay;
+          setAutoplay(false);
+        }
+      }
       state.score += step.score;
       debug.log.push({ board: before, dir, by });
       debug.moves += 1;
@@ -272,7 +298,7 @@
   }
 
   async function hint() {
-    if (!state.board || state.over) return;
+    if (!state.board || halted()) return;
     const mine = generation;
     const board = state.board;
     ui.hint.disabled = true;
@@ -307,7 +333,7 @@
   }
 
   async function runAutoplay() {
-    while (autoplay && !state.over) {
+    while (autoplay && !halted()) {
       const mine = generation;
       const started = performance.now();
       let best;
@@ -408,11 +434,36 @@
   ui.autoplay.addEventListener('click', () => {
     if (autoplay) {
       setAutoplay(false);
-    } else if (!state.over) {
+    } else if (!halted()) {
       setAutoplay(true);
       runAutoplay();
     }
   });
+  ui.retryWon.addEventListener('click', newGame);
+  ui.keepGoing.addEventListener('click', () => {
+    state.keepPlaying = true;
+    sync();
+    // Autoplay that the win stopped goes on by itself.
+    if (autoplayAfterWin && !halted()) {
+      autoplayAfterWin = false;
+      setAutoplay(true);
+      runAutoplay();
+    }
+  });
+
+  // For tests: play on from any board (the server takes any board, seed and turn).
+  debug.load = (board, score = 0) => {
+    generation += 1;
+    setAutoplay(false);
+    clearHint();
+    Object.assign(state, {
+      board, score, turn: 0, over: false, won: hasWinTile(board), keepPlaying: false, history: [],
+    });
+    autoplayAfterWin = false;
+    drawBoard(board, null);
+    drawScore(0);
+    sync();
+  };
 
   // Buttons keep no focus, so that the arrow keys always play.
   for (const button of document.querySelectorAll('button')) {

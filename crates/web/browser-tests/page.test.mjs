@@ -1,6 +1,7 @@
 // The page of `ai2048 serve` in a real headless Chromium: it loads, keys move the
-// tiles, the hint shows four values, autoplay plays legal moves, and a screenshot is
-// saved for people to look at.
+// tiles, the hint shows four values, autoplay plays legal moves, 2048 shows "You win!"
+// with "Keep going" as the original game does, and screenshots are saved for people
+// to look at.
 //
 // Environment: AI2048_BIN, the ai2048 binary (default target/debug/ai2048 from the
 // repository root); AI2048_ARTIFACTS, where the screenshot goes (default
@@ -226,5 +227,66 @@ test('a screenshot for people to look at', async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, 'page.png');
   await page.screenshot({ path: file, fullPage: true });
+  assert.deepEqual(pageErrors, [], 'the page logged no error');
+});
+
+// Presses arrow keys until one moves the board; returns the direction's key.
+async function pressUntilMoved() {
+  const { moves } = await debug();
+  for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+    if ((await debug()).moves > moves) return key;
+  }
+  return null;
+}
+
+const WIN_BOARD = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]];
+
+test('"You win!" at 2048 stops play until "Keep going"', async () => {
+  await page.evaluate((board) => window.__ai2048.load(board, 20000), WIN_BOARD);
+  await settled();
+  assert.ok(await page.locator('#game-won').isHidden());
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('#game-won').waitFor({ state: 'visible' });
+  let state = await settled();
+  assert.equal(state.board[0][0], 2048);
+  assert.ok(state.won && !state.keepPlaying && !state.over);
+  assert.match(await page.locator('#game-won').innerText(), /You win!/);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.waitForTimeout(2100); // the message fades in as the original's does
+  await page.screenshot({ path: path.join(ARTIFACTS, 'won.png'), fullPage: true });
+
+  // No key plays while the message shows.
+  assert.equal(await pressUntilMoved(), null, 'a key played under "You win!"');
+  await page.click('#keep-going');
+  assert.ok(await page.locator('#game-won').isHidden());
+  state = await debug();
+  assert.ok(state.won && state.keepPlaying);
+  assert.notEqual(await pressUntilMoved(), null, 'no key plays after "Keep going"');
+  assert.ok(await page.locator('#game-won').isHidden(), 'the message came back');
+});
+
+test('autoplay stops at "You win!" and goes on after "Keep going"', async () => {
+  await page.evaluate((board) => window.__ai2048.load(board, 20000), WIN_BOARD);
+  await settled();
+  await page.locator('#speed').fill('10');
+  await page.click('#autoplay');
+  await page.locator('#game-won').waitFor({ state: 'visible', timeout: 60_000 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#autoplay').getAttribute('aria-pressed'), 'false');
+  const atWin = (await settled()).aiMoves;
+  await page.waitForTimeout(300);
+  assert.equal((await debug()).aiMoves, atWin, 'autoplay went on under "You win!"');
+  await page.click('#keep-going');
+  await page.waitForFunction(
+    (n) => window.__ai2048.aiMoves >= n || window.__ai2048.over,
+    atWin + 5,
+    { timeout: 60_000, polling: 100 },
+  );
+  assert.ok(await page.locator('#game-won').isHidden());
+  await page.click('#autoplay');
+  await page.waitForTimeout(300);
+  await settled();
   assert.deepEqual(pageErrors, [], 'the page logged no error');
 });
