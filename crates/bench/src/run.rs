@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::{create_player, PlayerError, PlayerSpec, SearchLimits};
+use ai2048_ai::{check_player, create_player, PlayerError, PlayerSpec, SearchLimits};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Dir, Game, PlayError, Rules, RulesError};
 
@@ -173,7 +173,7 @@ impl BenchConfig {
             ));
         }
         self.rules.validate().map_err(BenchError::Rules)?;
-        create_player(&self.player, 0).map_err(BenchError::Player)?;
+        check_player(&self.player).map_err(BenchError::Player)?;
         Ok(())
     }
 }

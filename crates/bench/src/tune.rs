@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use ai2048_ai::eval::{EvalConfig, MAX_WEIGHT};
-use ai2048_ai::{create_player, PlayerSpec, SearchLimits, PLAYERS};
+use ai2048_ai::{check_player, PlayerSpec, SearchLimits, PLAYERS};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::Rules;
 
@@ -471,7 +471,7 @@ impl TuneConfig {
                 names.join(", ")
             )));
         }
-        create_player(&self.player_for(&self.start), 0).map_err(BenchError::Player)?;
+        check_player(&self.player_for(&self.start)).map_err(BenchError::Player)?;
         Ok(())
     }
 }
@@ -1437,12 +1437,12 @@ mod tests {
         assert_eq!(spec.option("w.m00"), None);
         // Written exactly: the player gets the very same number.
         assert_eq!(spec.option("w.empty"), Some("0.30000000000000004"));
-        assert!(create_player(&spec, 0).is_ok());
+        assert!(check_player(&spec).is_ok());
         let mut snake = EvalConfig::new("snake").expect("an eval");
         snake.set_symmetric(true).expect("a matrix");
         let spec = config.player_for(&snake);
         assert_eq!(spec.option("symmetric"), Some("true"));
-        assert!(create_player(&spec, 0).is_ok());
+        assert!(check_player(&spec).is_ok());
     }
 
     #[test]

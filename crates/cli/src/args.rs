@@ -150,7 +150,7 @@ impl AiArgs {
             spec.push_option(&format!("threads={threads}"))?;
         }
         // Fail early, with the player's own message, on an unknown name or option.
-        ai2048_ai::create_player(&spec, 0)?;
+        ai2048_ai::check_player(&spec)?;
         Ok(spec)
     }
 

@@ -12,13 +12,37 @@ mod spec;
 pub use catalog::{option_matches, PlayerInfo, PLAYERS};
 pub use spec::{PlayerError, PlayerSpec};
 
-use crate::search::{Expectimax, GreedyPlayer, Mcts, Minimax, RandomPlayer};
+use std::sync::Arc;
+
+use crate::eval::Evaluator;
+use crate::search::{
+    Expectimax, ExpectimaxConfig, GreedyPlayer, Mcts, MctsConfig, Minimax, MinimaxConfig,
+    RandomPlayer,
+};
 use crate::Player;
 use evaluator::evaluator;
 use options::{expectimax_config, mcts_config, minimax_config};
 
 /// The name of the default player.
 pub const DEFAULT_PLAYER: &str = "expectimax";
+
+/// Checks that `spec` names a player with valid options, as [`create_player`] does,
+/// without building it (an expectimax player's transposition table is 64 MiB): what
+/// a front end calls to fail early, before it creates a player for each game.
+///
+/// # Errors
+///
+/// As [`create_player`].
+///
+/// ```
+/// use ai2048_ai::check_player;
+/// assert!(check_player(&"expectimax:depth=3".parse()?).is_ok());
+/// assert!(check_player(&"expectimax:depth=99".parse()?).is_err());
+/// # Ok::<(), ai2048_ai::PlayerError>(())
+/// ```
+pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
+    Recipe::new(spec).map(|_| ())
+}
 
 /// Creates the player `spec` names, drawing any randomness from `seed`.
 ///
@@ -35,36 +59,49 @@ pub const DEFAULT_PLAYER: &str = "expectimax";
 /// # Ok::<(), ai2048_ai::PlayerError>(())
 /// ```
 pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-    let info = PLAYERS
-        .iter()
-        .find(|p| p.name == spec.name)
-        .ok_or_else(|| PlayerError::UnknownPlayer {
-            name: spec.name.clone(),
-        })?;
-    for (key, _) in &spec.options {
-        if !info.options.iter().any(|(k, _)| option_matches(k, key)) {
-            return Err(PlayerError::UnknownOption {
-                player: info.name.to_owned(),
-                key: key.clone(),
-            });
-        }
-    }
-    Ok(match info.name {
-        "random" => Box::new(RandomPlayer::new(seed)),
-        "greedy" => Box::new(GreedyPlayer::new(evaluator(spec, "simple")?)),
-        "expectimax" => Box::new(Expectimax::with_eval(
-            expectimax_config(spec)?,
-            evaluator(spec, "heuristic")?,
-        )),
-        "minimax" => Box::new(Minimax::new(
-            minimax_config(spec)?,
-            evaluator(spec, "heuristic")?,
-        )),
-        "mcts" => Box::new(Mcts::new(
-            mcts_config(spec)?,
-            evaluator(spec, "heuristic")?,
-            seed,
-        )),
-        other => unreachable!("player {other} listed but not built"),
+    Ok(match Recipe::new(spec)? {
+        Recipe::Random => Box::new(RandomPlayer::new(seed)),
+        Recipe::Greedy(eval) => Box::new(GreedyPlayer::new(eval)),
+        Recipe::Expectimax(config, eval) => Box::new(Expectimax::with_eval(config, eval)),
+        Recipe::Minimax(config, eval) => Box::new(Minimax::new(config, eval)),
+        Recipe::Mcts(config, eval) => Box::new(Mcts::new(config, eval, seed)),
     })
+}
+
+/// A player's settings and evaluation, checked: everything but the player.
+enum Recipe {
+    Random,
+    Greedy(Arc<dyn Evaluator>),
+    Expectimax(ExpectimaxConfig, Arc<dyn Evaluator>),
+    Minimax(MinimaxConfig, Arc<dyn Evaluator>),
+    Mcts(MctsConfig, Arc<dyn Evaluator>),
+}
+
+impl Recipe {
+    fn new(spec: &PlayerSpec) -> Result<Recipe, PlayerError> {
+        let info = PLAYERS
+            .iter()
+            .find(|p| p.name == spec.name)
+            .ok_or_else(|| PlayerError::UnknownPlayer {
+                name: spec.name.clone(),
+            })?;
+        for (key, _) in &spec.options {
+            if !info.options.iter().any(|(k, _)| option_matches(k, key)) {
+                return Err(PlayerError::UnknownOption {
+                    player: info.name.to_owned(),
+                    key: key.clone(),
+                });
+            }
+        }
+        Ok(match info.name {
+            "random" => Recipe::Random,
+            "greedy" => Recipe::Greedy(evaluator(spec, "simple")?),
+            "expectimax" => {
+                Recipe::Expectimax(expectimax_config(spec)?, evaluator(spec, "heuristic")?)
+            }
+            "minimax" => Recipe::Minimax(minimax_config(spec)?, evaluator(spec, "heuristic")?),
+            "mcts" => Recipe::Mcts(mcts_config(spec)?, evaluator(spec, "heuristic")?),
+            other => unreachable!("player {other} listed but not built"),
+        })
+    }
 }
