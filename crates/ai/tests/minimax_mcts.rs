@@ -254,14 +254,41 @@ fn mcts_is_deterministic_for_a_seed() {
     assert_eq!(a.search(board, &limits), b.search(board, &limits));
 }
 
+/// Minimax by its definition, with no pruning, ordering or deepening: the value of
+/// the best move, where after each move the adversary places the worst 2 or 4.
+/// (`None` when no move is legal; the boards tested are far from lost.)
+fn reference_minimax(eval: &dyn Evaluator, board: Board, depth: u32) -> Option<f64> {
+    Dir::ALL
+        .into_iter()
+        .filter_map(|dir| {
+            let after = board.shift(dir);
+            (after != board).then(|| {
+                if depth == 0 {
+                    return Some(f64::from(eval.eval(after) as f32));
+                }
+                (0..16)
+                    .filter(|&cell| after.exponent(cell) == 0)
+                    .flat_map(|cell| [1, 2].map(|e| after.with_exponent(cell, e)))
+                    .map(|placed| reference_minimax(eval, placed, depth - 1))
+                    .try_fold(f64::INFINITY, |worst, v| v.map(|v| worst.min(v)))
+            })?
+        })
+        .reduce(f64::max)
+}
+
 #[test]
-fn minimax_is_deterministic() {
-    let board = random_board(5, 40);
-    let limits = SearchLimits::with_depth(2);
-    assert_eq!(
-        minimax(2).search(board, &limits),
-        minimax(2).search(board, &limits)
-    );
+fn minimax_finds_the_minimax_value_of_its_definition() {
+    for (seed, moves, depth) in [(5, 40, 1), (6, 20, 1), (7, 60, 0), (8, 10, 2)] {
+        let board = random_board(seed, moves);
+        let result = minimax(depth).search(board, &SearchLimits::with_depth(depth));
+        let expected = reference_minimax(&*eval(), board, depth).expect("a legal move");
+        assert!(
+            (result.value - expected).abs() <= 1e-3 * expected.abs().max(1.0),
+            "seed {seed}, depth {depth}: {} against {expected}",
+            result.value
+        );
+        assert!(board.can_move(result.dir.expect("a move")));
+    }
 }
 
 #[test]
