@@ -5,7 +5,7 @@ use ai2048_ai::eval::{EvalConfig, MAX_WEIGHT};
 use crate::BenchError;
 
 /// The weights being tuned, and how the optimizer's normalized coordinates map to
-/// them: weight `i` is `start_i + scale_i * z_i` (see [`Tuner`]).
+/// them: weight `i` is `start_i + scale_i * z_i` (see [`Tuner`](crate::Tuner)).
 ///
 /// ```
 /// use ai2048_ai::eval::EvalConfig;
