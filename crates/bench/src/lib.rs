@@ -12,10 +12,6 @@
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
 //! - [`SweepConfig`] and [`run_sweep`]: the same games at several search depths, one
 //!   table row per depth ([`format_sweep`]), and [`plot_sweep`]: score against time.
-//! - [`Tuner`] and [`TuneConfig`]: tune an evaluation's weights with CMA-ES
-//!   ([`CmaEs`]), candidates scored by seeded games ([`Objective`]), then validated on
-//!   held-out games ([`Validation`]); [`format_history`], [`format_weights`] and
-//!   [`format_validation`] print the run.
 //!
 //! Game `i` of a run from seed `s` is played from seed `derive_seed(s, i)`, by a
 //! player created from that seed too, so a run's results do not depend on the number
@@ -44,7 +40,6 @@
 //! ```
 #![deny(missing_docs)]
 
-mod cmaes;
 mod curve;
 mod json;
 mod plot;
@@ -54,22 +49,16 @@ mod run;
 mod saved;
 mod stats;
 mod sweep;
-mod tune;
 
-pub use cmaes::CmaEs;
 pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use record::GameRecord;
 pub use report::format_summary;
-pub use run::{play_game, resume_bench, run_bench, BenchConfig, BenchError};
+pub use run::{panic_message, play_game, resume_bench, run_bench, BenchConfig, BenchError};
 pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
 pub use sweep::{
     format_sweep, parse_depths, run_sweep, Sweep, SweepConfig, SweepRow, MAX_SWEEP_DEPTH,
     SWEEP_COLUMNS, SWEEP_TILES,
-};
-pub use tune::{
-    format_history, format_validation, format_weights, GenerationRow, MeanEstimate, Objective,
-    ParamSpace, TuneConfig, Tuner, Validation, HISTORY_COLUMNS,
 };

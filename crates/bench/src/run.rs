@@ -587,8 +587,15 @@ where
     Ok(records)
 }
 
-/// The text of a panic's payload, when it has one.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+/// The text of a panic's payload, when it has one: what a runner of games reports
+/// when a player panics.
+///
+/// ```
+/// let payload = std::panic::catch_unwind(|| panic!("lost")).unwrap_err();
+/// assert_eq!(ai2048_bench::panic_message(&*payload), "lost");
+/// ```
+#[must_use]
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {

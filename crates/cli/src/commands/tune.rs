@@ -2,7 +2,7 @@
 //! seeded games on all cores, and writes the best weights to a weights file after every
 //! generation.
 //!
-//! The tuning itself is [`ai2048_bench::Tuner`]; this module reads the arguments,
+//! The tuning itself is [`ai2048_tune::Tuner`]; this module reads the arguments,
 //! shows progress, writes the file and prints the tables. Ctrl-C stops it as it stops
 //! `bench`: the generation in progress is dropped, the file keeps the best weights of
 //! the finished ones, and the process exits with code 130.
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use ai2048_ai::eval::{EvalConfig, DEFAULT_EVAL};
 use ai2048_ai::PlayerSpec;
-use ai2048_bench::{
+use ai2048_tune::{
     format_history, format_validation, format_weights, Objective, ParamSpace, TuneConfig, Tuner,
     Validation,
 };

@@ -3,12 +3,12 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{BenchError, GameRecord};
+use ai2048_bench::{BenchError, GameRecord};
 
 /// What a tuning run maximizes: the mean over games of one number per game.
 ///
 /// ```
-/// use ai2048_bench::Objective;
+/// use ai2048_tune::Objective;
 /// assert_eq!("score".parse::<Objective>()?, Objective::Score);
 /// assert_eq!("reach:16384".parse::<Objective>()?, Objective::Reach(16384));
 /// assert_eq!(Objective::Reach(2048).to_string(), "reach:2048");
@@ -31,7 +31,8 @@ impl Objective {
     /// The objective's number for one game.
     ///
     /// ```
-    /// use ai2048_bench::{GameRecord, Objective};
+    /// use ai2048_bench::GameRecord;
+    /// use ai2048_tune::Objective;
     /// let game = GameRecord { index: 0, seed: 0, score: 20000, max_tile: 2048, moves: 900,
     ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0 };
     /// assert_eq!(Objective::Score.game_value(&game), 20000.0);

@@ -6,7 +6,7 @@ use ai2048_engine::rng::derive_seed;
 use ai2048_engine::Rules;
 
 use super::*;
-use crate::{BenchConfig, BenchError};
+use ai2048_bench::{BenchConfig, BenchError};
 
 /// What to tune, and how: the starting weights, the player that plays with them, and
 /// the optimizer's settings.
@@ -18,7 +18,7 @@ use crate::{BenchConfig, BenchError};
 ///
 /// ```
 /// use ai2048_ai::eval::EvalConfig;
-/// use ai2048_bench::TuneConfig;
+/// use ai2048_tune::TuneConfig;
 /// let config = TuneConfig::new(EvalConfig::new("snake")?, "expectimax:depth=1".parse()?);
 /// assert!(config.validate().is_ok());
 /// let mut weights = EvalConfig::new("snake")?;

@@ -8,7 +8,7 @@
 
 use ai2048_engine::Rng;
 
-use crate::BenchError;
+use ai2048_bench::BenchError;
 
 /// A CMA-ES optimizer in `n` dimensions, asked for points and told their values.
 ///
@@ -24,7 +24,7 @@ use crate::BenchError;
 /// injected points cannot derail the adaptation.
 ///
 /// ```
-/// use ai2048_bench::CmaEs;
+/// use ai2048_tune::CmaEs;
 /// // Minimize the sphere function in 4 dimensions, from (3, 3, 3, 3).
 /// let mut cma = CmaEs::new(vec![3.0; 4], 1.0, None, 42)?;
 /// assert_eq!(cma.population(), 4 + (3.0 * 4f64.ln()) as usize); // 8
@@ -71,7 +71,7 @@ impl CmaEs {
     /// The default population size in `n` dimensions: `4 + floor(3 ln n)`.
     ///
     /// ```
-    /// assert_eq!(ai2048_bench::CmaEs::default_population(7), 9);
+    /// assert_eq!(ai2048_tune::CmaEs::default_population(7), 9);
     /// ```
     #[must_use]
     pub fn default_population(n: usize) -> usize {

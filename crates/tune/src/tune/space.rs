@@ -2,14 +2,14 @@
 
 use ai2048_ai::eval::{EvalConfig, MAX_WEIGHT};
 
-use crate::BenchError;
+use ai2048_bench::BenchError;
 
 /// The weights being tuned, and how the optimizer's normalized coordinates map to
 /// them: weight `i` is `start_i + scale_i * z_i` (see [`Tuner`](crate::Tuner)).
 ///
 /// ```
 /// use ai2048_ai::eval::EvalConfig;
-/// use ai2048_bench::ParamSpace;
+/// use ai2048_tune::ParamSpace;
 /// let start = EvalConfig::new("heuristic")?;
 /// let space = ParamSpace::new(&start, Some(&["empty".to_owned(), "mono_power".to_owned()]))?;
 /// assert_eq!(space.names(), ["empty", "mono_power"]);

@@ -170,7 +170,7 @@ fn games_score_the_candidates() {
     assert_eq!(tuner.games_left(), 6 * 3);
     // The incumbent's fitness is that of a bench of the start on the same games.
     let bench = config.bench_config(&config.start, config.generation_seed(1), 3);
-    let records = crate::run_bench(&bench, &AtomicBool::new(false), |_| {}).expect("runs");
+    let records = ai2048_bench::run_bench(&bench, &AtomicBool::new(false), |_| {}).expect("runs");
     assert_eq!(first.incumbent, Objective::Score.fitness(&records));
     assert!(first.best >= first.mean && first.mean > 0.0);
     tuner.step(&AtomicBool::new(false), |_| {}).expect("plays");

@@ -53,7 +53,7 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 /// Every fitness of a row is measured on that generation's games.
 ///
 /// ```
-/// use ai2048_bench::{format_history, GenerationRow, Objective};
+/// use ai2048_tune::{format_history, GenerationRow, Objective};
 /// let row = GenerationRow { generation: 1, best: 30500.0, mean: 25000.0, centre: 28000.0,
 ///     incumbent: 28000.0, sigma: 0.25, improved: true };
 /// let text = format_history(&[row], Objective::Score);
@@ -103,7 +103,7 @@ pub(super) fn number(x: f64) -> String {
 ///
 /// ```
 /// use ai2048_ai::eval::EvalConfig;
-/// use ai2048_bench::{format_weights, ParamSpace};
+/// use ai2048_tune::{format_weights, ParamSpace};
 /// let start = EvalConfig::new("weighted")?;
 /// let space = ParamSpace::new(&start, Some(&["empty".to_owned(), "sum".to_owned()]))?;
 /// let tuned = space.weights(&[0.5, 0.25]);
@@ -137,7 +137,7 @@ pub fn format_weights(start: &EvalConfig, tuned: &EvalConfig, space: &ParamSpace
 /// difference in standard errors.
 ///
 /// ```
-/// use ai2048_bench::{format_validation, MeanEstimate, Objective, Validation};
+/// use ai2048_tune::{format_validation, MeanEstimate, Objective, Validation};
 /// let m = |mean, std_error| MeanEstimate { n: 100, mean, std_error };
 /// let v = Validation { games: 100, seed: 7, start: m(30000.0, 1500.0),
 ///     tuned: m(33000.0, 1400.0), difference: m(3000.0, 1000.0) };

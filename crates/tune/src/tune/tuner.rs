@@ -8,8 +8,9 @@ use std::sync::Mutex;
 use ai2048_ai::eval::EvalConfig;
 
 use super::*;
-use crate::run::panic_message;
-use crate::{play_game, BenchConfig, BenchError, CmaEs, GameRecord};
+use crate::CmaEs;
+use ai2048_bench::panic_message;
+use ai2048_bench::{play_game, BenchConfig, BenchError, GameRecord};
 
 /// One generation of a tuning run: its fitness figures, all on the generation's games.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,7 +49,7 @@ impl GenerationRow {
 /// The mean of some values, with its standard error.
 ///
 /// ```
-/// use ai2048_bench::MeanEstimate;
+/// use ai2048_tune::MeanEstimate;
 /// let m = MeanEstimate::of(&[1.0, 2.0, 3.0, 4.0]).expect("values");
 /// assert_eq!((m.n, m.mean), (4, 2.5));
 /// assert!((m.std_error - (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
@@ -155,7 +156,7 @@ struct Incumbent {
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use ai2048_ai::eval::EvalConfig;
-/// use ai2048_bench::{format_history, TuneConfig, Tuner};
+/// use ai2048_tune::{format_history, TuneConfig, Tuner};
 ///
 /// let config = TuneConfig {
 ///     generations: 2,
@@ -325,7 +326,7 @@ impl Tuner {
     ///
     /// ```
     /// use ai2048_ai::eval::EvalConfig;
-    /// use ai2048_bench::{TuneConfig, Tuner};
+    /// use ai2048_tune::{TuneConfig, Tuner};
     /// let config = TuneConfig {
     ///     generations: 40,
     ///     ..TuneConfig::new(EvalConfig::new("weighted")?, "greedy".parse()?)
