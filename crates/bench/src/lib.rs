@@ -11,7 +11,8 @@
 //!   [`reach_table`] are its parts.
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
 //! - [`SweepConfig`] and [`run_sweep`]: the same games at several search depths, one
-//!   table row per depth ([`format_sweep`]), and [`plot_sweep`]: score against time.
+//!   table row per depth ([`format_sweep`]), and [`plot_sweep`]: score against time
+//!   (with the `plot` feature, on by default; the Python package leaves it out).
 //!
 //! Game `i` of a run from seed `s` is played from seed `derive_seed(s, i)`, by a
 //! player created from that seed too, so a run's results do not depend on the number
@@ -40,8 +41,10 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "plot")]
 mod curve;
 mod json;
+#[cfg(feature = "plot")]
 mod plot;
 mod record;
 mod report;
@@ -50,8 +53,10 @@ mod saved;
 mod stats;
 mod sweep;
 
+#[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
+#[cfg(feature = "plot")]
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use record::GameRecord;
 pub use report::format_summary;
