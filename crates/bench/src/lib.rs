@@ -6,7 +6,8 @@
 //!   time without losing the finished ones; [`play_game`] plays one.
 //! - [`SavedRun`] and [`resume_bench`]: read a run back from its JSON and play only
 //!   the games it lacks, to finish an interrupted run or extend a finished one.
-//! - [`GameRecord`]: what one game came to.
+//! - [`GameRecord`]: what one game came to; [`run_tasks`]: the pool of threads that
+//!   plays games, for benchmarks, sweeps and tuning alike.
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
 //!   [`reach_table`] are its parts.
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
@@ -46,6 +47,7 @@ mod curve;
 mod json;
 #[cfg(feature = "plot")]
 mod plot;
+mod pool;
 mod record;
 mod report;
 mod run;
@@ -58,9 +60,10 @@ pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
 #[cfg(feature = "plot")]
 pub use plot::{plot_sweep, PlotError, PlotFormat};
+pub use pool::{panic_message, run_tasks};
 pub use record::GameRecord;
 pub use report::format_summary;
-pub use run::{panic_message, play_game, resume_bench, run_bench, BenchConfig, BenchError};
+pub use run::{play_game, play_game_until, resume_bench, run_bench, BenchConfig, BenchError};
 pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
 pub use sweep::{

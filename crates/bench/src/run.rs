@@ -2,15 +2,14 @@
 
 use core::fmt;
 use core::ops::Range;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::{check_player, create_player, PlayerError, PlayerSpec, SearchLimits};
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Dir, Game, PlayError, Rules, RulesError};
 
-use crate::GameRecord;
+use crate::{run_tasks, GameRecord};
 
 /// What to benchmark, and how.
 ///
@@ -288,11 +287,16 @@ pub fn play_game(
     index: u64,
     stop: &AtomicBool,
 ) -> Result<Option<GameRecord>, BenchError> {
-    play(config, index, || stop.load(Ordering::Relaxed))
+    play_game_until(config, index, || stop.load(Ordering::Relaxed))
 }
 
-/// [`play_game`] with any stop condition, checked before each move.
-fn play(
+/// [`play_game`] with any stop condition, checked before each move: the game stops
+/// (and counts for nothing) once `stopped()` is true.
+///
+/// # Errors
+///
+/// As [`play_game`].
+pub fn play_game_until(
     config: &BenchConfig,
     index: u64,
     stopped: impl Fn() -> bool,
@@ -496,113 +500,20 @@ fn play_all<F>(
 where
     F: Fn(&GameRecord) + Sync,
 {
-    let range = config.indices();
     let threads = config.threads_for(config.games - played.len() as u64);
-    if threads == 0 {
-        return Ok(Vec::new());
-    }
-    let next = AtomicU64::new(range.start);
-    let failed = AtomicBool::new(false);
-    let worker = || {
-        let mut records = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
-                return Ok(records);
-            }
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= range.end {
-                return Ok(records);
-            }
-            if played.binary_search(&index).is_ok() {
-                continue;
-            }
-            let stopped = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                let record = play(config, index, stopped)?;
-                if let Some(record) = &record {
-                    on_game(record);
-                }
-                Ok(record)
-            }))
-            .unwrap_or_else(|panic| {
-                Err(BenchError::Panicked {
-                    index,
-                    message: panic_message(panic.as_ref()),
-                })
-            });
-            match outcome {
-                Ok(Some(record)) => records.push(record),
-                Ok(None) => return Ok(records),
-                Err(e) => {
-                    failed.store(true, Ordering::Relaxed);
-                    return Err((index, e));
-                }
-            }
+    let made = run_tasks(threads, config.indices(), stop, |index, stopped| {
+        if played.binary_search(&index).is_ok() {
+            return Ok(None);
         }
-    };
-    let results: Vec<Result<Vec<GameRecord>, (u64, BenchError)>> = std::thread::scope(|s| {
-        let mut handles = Vec::with_capacity(threads);
-        let mut results = Vec::new();
-        for _ in 0..threads {
-            match std::thread::Builder::new().spawn_scoped(s, worker) {
-                Ok(handle) => handles.push(handle),
-                // The threads started play every game; with none, the run fails.
-                Err(e) => {
-                    if handles.is_empty() {
-                        results.push(Err((u64::MAX, BenchError::Thread(e.to_string()))));
-                    }
-                    break;
-                }
-            }
+        let record = play_game_until(config, index, stopped)?;
+        if let Some(record) = &record {
+            on_game(record);
         }
-        results.extend(handles.into_iter().map(|h| {
-            h.join().unwrap_or_else(|panic| {
-                Err((
-                    u64::MAX,
-                    BenchError::Panicked {
-                        index: u64::MAX,
-                        message: panic_message(panic.as_ref()),
-                    },
-                ))
-            })
-        }));
-        results
-    });
-    let mut records = Vec::new();
-    let mut first_error: Option<(u64, BenchError)> = None;
-    for result in results {
-        match result {
-            Ok(mut r) => records.append(&mut r),
-            Err((index, e)) => {
-                if first_error.as_ref().map_or(true, |(i, _)| index < *i) {
-                    first_error = Some((index, e));
-                }
-            }
-        }
-    }
-    if let Some((_, e)) = first_error {
-        return Err(e);
-    }
+        Ok(record)
+    })?;
+    let mut records: Vec<GameRecord> = made.into_iter().map(|(_, r)| r).collect();
     records.sort_unstable_by_key(|r| r.index);
     Ok(records)
-}
-
-/// The text of a panic's payload, when it has one: what a runner of games reports
-/// when a player panics.
-///
-/// ```
-/// let payload = std::panic::catch_unwind(|| panic!("lost")).unwrap_err();
-/// assert_eq!(ai2048_bench::panic_message(&*payload), "lost");
-/// ```
-#[must_use]
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_owned()
-    }
 }
 
 #[cfg(test)]

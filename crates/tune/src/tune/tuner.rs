@@ -1,16 +1,13 @@
 //! [`Tuner`]: the tuning loop, one generation at a time, with its history and
 //! validation.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use ai2048_ai::eval::EvalConfig;
 
 use super::*;
 use crate::CmaEs;
-use ai2048_bench::panic_message;
-use ai2048_bench::{play_game, BenchConfig, BenchError, GameRecord};
+use ai2048_bench::{play_game_until, run_tasks, BenchConfig, BenchError, GameRecord};
 
 /// One generation of a tuning run: its fitness figures, all on the generation's games.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -466,8 +463,9 @@ impl Tuner {
 }
 
 /// Plays `games` games from `seed` with each of `candidates` on `config.jobs` threads,
-/// all candidate-game pairs sharing the threads. Returns each candidate's records, by
-/// game index, or `None` when `stop` was set before all finished.
+/// all candidate-game pairs sharing the threads ([`run_tasks`]). Returns each
+/// candidate's records, by game index, or `None` when `stop` was set before all
+/// finished.
 fn play_candidates<F>(
     config: &TuneConfig,
     candidates: &[EvalConfig],
@@ -483,76 +481,35 @@ where
         .iter()
         .map(|w| config.bench_config(w, seed, games))
         .collect();
-    let games = usize::try_from(games)
-        .map_err(|_| BenchError::Config(format!("{games} games are too many")))?;
-    let tasks = benches
-        .len()
+    let tasks = (benches.len() as u64)
         .checked_mul(games)
         .ok_or_else(|| BenchError::Config(format!("{games} games per candidate are too many")))?;
-    let slots: Vec<Mutex<Option<GameRecord>>> = (0..tasks).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let first_error: Mutex<Option<(usize, BenchError)>> = Mutex::new(None);
-    let worker = || loop {
-        if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
-            return;
+    let per_candidate = games.max(1);
+    let made = run_tasks(config.jobs.max(1), 0..tasks, stop, |task, stopped| {
+        let (candidate, index) = ((task / per_candidate) as usize, task % per_candidate);
+        let record = play_game_until(&benches[candidate], index, stopped)?;
+        if let Some(record) = &record {
+            on_game(record);
         }
-        let task = next.fetch_add(1, Ordering::Relaxed);
-        if task >= tasks {
-            return;
-        }
-        let (candidate, index) = (task / games, task % games);
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let record = play_game(&benches[candidate], index as u64, stop)?;
-            if let Some(record) = &record {
-                on_game(record);
-            }
-            Ok(record)
-        }))
-        .unwrap_or_else(|panic| {
-            Err(BenchError::Panicked {
-                index: index as u64,
-                message: panic_message(panic.as_ref()),
-            })
-        });
-        match outcome {
-            Ok(Some(record)) => {
-                *slots[task].lock().unwrap_or_else(|e| e.into_inner()) = Some(record);
-            }
-            Ok(None) => return,
-            Err(e) => {
-                failed.store(true, Ordering::Relaxed);
-                let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
-                if first.as_ref().map_or(true, |(t, _)| task < *t) {
-                    *first = Some((task, e));
-                }
-                return;
-            }
-        }
-    };
-    let threads = config.jobs.min(tasks).max(1);
-    std::thread::scope(|s| -> Result<(), BenchError> {
-        let mut started = 0;
-        for _ in 0..threads {
-            match std::thread::Builder::new().spawn_scoped(s, worker) {
-                Ok(_) => started += 1,
-                Err(e) if started == 0 => return Err(BenchError::Thread(e.to_string())),
-                // The threads started play every game.
-                Err(_) => break,
-            }
-        }
-        Ok(())
+        Ok(record)
+    })
+    .map_err(|e| match e {
+        // The game's index among the candidate's, not the task's.
+        BenchError::Panicked { index, message } if index != u64::MAX => BenchError::Panicked {
+            index: index % per_candidate,
+            message,
+        },
+        e => e,
     })?;
-    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+    if made.len() as u64 != tasks {
+        return Ok(None);
     }
-    let records: Option<Vec<GameRecord>> = slots
-        .into_iter()
-        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    Ok(records.map(|all| {
-        all.chunks(games.max(1))
-            .map(<[GameRecord]>::to_vec)
-            .collect()
-    }))
+    let mut made = made;
+    made.sort_unstable_by_key(|(task, _)| *task);
+    let mut records = made.into_iter().map(|(_, r)| r);
+    Ok(Some(
+        (0..benches.len())
+            .map(|_| records.by_ref().take(per_candidate as usize).collect())
+            .collect(),
+    ))
 }
