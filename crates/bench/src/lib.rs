@@ -54,6 +54,7 @@ mod run;
 mod saved;
 mod stats;
 mod sweep;
+mod table;
 
 #[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
@@ -70,3 +71,4 @@ pub use sweep::{
     format_sweep, parse_depths, run_sweep, Sweep, SweepConfig, SweepRow, MAX_SWEEP_DEPTH,
     SWEEP_COLUMNS, SWEEP_TILES,
 };
+pub use table::{text_table, LastColumn};

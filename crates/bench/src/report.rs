@@ -3,7 +3,7 @@
 
 use core::fmt::Write;
 
-use crate::{Summary, REACH_FROM};
+use crate::{text_table, LastColumn, Summary, REACH_FROM};
 
 /// The summary as aligned plain text: scores, moves, speed and timeouts, then one row
 /// per tile with the games that reached it, their share and its 95% confidence
@@ -74,12 +74,11 @@ pub fn format_summary(s: &Summary) -> String {
         let _ = writeln!(out, "no game reached {REACH_FROM}");
         return out;
     }
-    let header = ["tile", "reached", "share", "95% CI"];
-    let rows: Vec<[String; 4]> = s
+    let rows: Vec<Vec<String>> = s
         .reach
         .iter()
         .map(|r| {
-            [
+            vec![
                 r.tile.to_string(),
                 r.games.to_string(),
                 format!("{:.2}%", percent(r.share)),
@@ -87,29 +86,11 @@ pub fn format_summary(s: &Summary) -> String {
             ]
         })
         .collect();
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.len());
-        }
-    }
-    let [w0, w1, w2, _] = widths;
-    let _ = writeln!(
-        out,
-        "{:>w0$} | {:>w1$} | {:>w2$} | {}",
-        header[0], header[1], header[2], header[3]
+    out += &text_table(
+        &["tile", "reached", "share", "95% CI"],
+        &rows,
+        LastColumn::Left,
     );
-    let _ = writeln!(
-        out,
-        "{}-+-{}-+-{}-+-{}",
-        "-".repeat(w0),
-        "-".repeat(w1),
-        "-".repeat(w2),
-        "-".repeat(widths[3])
-    );
-    for [tile, games, share, ci] in &rows {
-        let _ = writeln!(out, "{tile:>w0$} | {games:>w1$} | {share:>w2$} | {ci}");
-    }
     out
 }
 

@@ -2,13 +2,14 @@
 //! depth, as in the DTU report's tables ("Depth | Games played | Max score | Avg.
 //! moves/sec | Win rate | 4096 | 8192").
 
-use core::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use crate::json::RulesJson;
-use crate::{run_bench, to_json, BenchConfig, BenchError, GameRecord, Summary};
+use crate::{
+    run_bench, text_table, to_json, BenchConfig, BenchError, GameRecord, LastColumn, Summary,
+};
 
 /// The deepest depth a sweep accepts: the expectimax player's own limit.
 pub const MAX_SWEEP_DEPTH: u32 = 20;
@@ -458,29 +459,8 @@ where
 /// ```
 #[must_use]
 pub fn format_sweep(rows: &[SweepRow]) -> String {
-    let cells: Vec<[String; 9]> = rows.iter().map(SweepRow::cells).collect();
-    let mut widths = SWEEP_COLUMNS.map(str::len);
-    for row in &cells {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    let line = |out: &mut String, row: &[String; 9]| {
-        let parts: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .map(|(cell, w)| format!("{cell:>w$}"))
-            .collect();
-        let _ = writeln!(out, "{}", parts.join(" | "));
-    };
-    line(&mut out, &SWEEP_COLUMNS.map(str::to_owned));
-    let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-    let _ = writeln!(out, "{}", rule.join("-+-"));
-    for row in &cells {
-        line(&mut out, row);
-    }
-    out
+    let cells: Vec<Vec<String>> = rows.iter().map(|r| r.cells().to_vec()).collect();
+    text_table(&SWEEP_COLUMNS, &cells, LastColumn::Right)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use core::fmt::Write as _;
 
 use ai2048_ai::eval::EvalConfig;
+use ai2048_bench::{text_table, LastColumn};
 
 use super::*;
 
@@ -17,34 +18,9 @@ pub const HISTORY_COLUMNS: [&str; 7] = [
     "new best",
 ];
 
-/// Lines of cells as an aligned table under `header`, with a rule under it; numbers
-/// (and everything but the first column's text) right-aligned.
+/// Lines of cells as an aligned table under `header` ([`text_table`]).
 fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    let line = |out: &mut String, cells: &[String]| {
-        let parts: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(cell, &w)| format!("{cell:>w$}"))
-            .collect();
-        let _ = writeln!(out, "{}", parts.join(" | ").trim_end());
-    };
-    line(
-        &mut out,
-        &header.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>(),
-    );
-    let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-    let _ = writeln!(out, "{}", rule.join("-+-"));
-    for row in rows {
-        line(&mut out, row);
-    }
-    out
+    text_table(header, rows, LastColumn::Right)
 }
 
 /// The generations as an aligned text table with the columns of [`HISTORY_COLUMNS`]:
