@@ -33,7 +33,8 @@
 //! cap, and one with neither gets [`ServerConfig::default_time`]. Player options that
 //! read files (`weights=FILE`), start threads or bank time are refused with 400, and an
 //! expectimax table is at most [`ServerConfig::tt_mb`] MiB, so the players take at most
-//! [`ServerConfig::worst_case_memory_mb`] (200 MiB with the defaults on two cores).
+//! [`ServerConfig::worst_case_memory_mb`] (200 MiB with the defaults on two cores, and
+//! the built-in network's 128 MiB, which they share, when the build has one).
 //! Bodies are at most 16 KiB (413 past it); headers and bodies must arrive within 5 s,
 //! and a request takes at most 30 s in all. Unknown routes get 404, wrong methods 405.
 //!
