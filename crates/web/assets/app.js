@@ -202,19 +202,25 @@
     try {
       const game = await api('/api/new', {});
       if (mine !== generation) return;
-      Object.assign(state, {
-        seed: game.seed, turn: game.turn, board: game.board, score: game.score, over: game.over,
-        won: false, keepPlaying: false, history: [],
-      });
-      autoplayAfterWin = false;
-      drawBoard(game.board, new Set(game.spawns.map((s) => s.cell)));
-      drawScore(0);
-      sync();
+      begin(game, new Set(game.spawns.map((s) => s.cell)));
       say('');
       debug.ready = true;
     } catch (e) {
       say(e.message);
     }
+  }
+
+  // Starts playing from `game` (seed, turn, board, score, over), drawing `spawned`
+  // cells as new: no history, and won only if the board holds WIN_TILE already.
+  function begin(game, spawned) {
+    Object.assign(state, {
+      seed: game.seed, turn: game.turn, board: game.board, score: game.score, over: game.over,
+      won: hasWinTile(game.board), keepPlaying: false, history: [],
+    });
+    autoplayAfterWin = false;
+    drawBoard(game.board, spawned);
+    drawScore(0);
+    sync();
   }
 
   // Plays `dir`; `by` says who asked ('player' or 'ai'). True if the board moved.
@@ -332,6 +338,12 @@
     ui.autoplay.textContent = on ? 'Stop' : 'Autoplay';
   }
 
+  function startAutoplay() {
+    if (halted()) return;
+    setAutoplay(true);
+    runAutoplay();
+  }
+
   async function runAutoplay() {
     while (autoplay && !halted()) {
       const mine = generation;
@@ -434,9 +446,8 @@
   ui.autoplay.addEventListener('click', () => {
     if (autoplay) {
       setAutoplay(false);
-    } else if (!halted()) {
-      setAutoplay(true);
-      runAutoplay();
+    } else {
+      startAutoplay();
     }
   });
   ui.retryWon.addEventListener('click', newGame);
@@ -444,10 +455,9 @@
     state.keepPlaying = true;
     sync();
     // Autoplay that the win stopped goes on by itself.
-    if (autoplayAfterWin && !halted()) {
+    if (autoplayAfterWin) {
       autoplayAfterWin = false;
-      setAutoplay(true);
-      runAutoplay();
+      startAutoplay();
     }
   });
 
@@ -456,13 +466,7 @@
     generation += 1;
     setAutoplay(false);
     clearHint();
-    Object.assign(state, {
-      board, score, turn: 0, over: false, won: hasWinTile(board), keepPlaying: false, history: [],
-    });
-    autoplayAfterWin = false;
-    drawBoard(board, null);
-    drawScore(0);
-    sync();
+    begin({ seed: state.seed, turn: 0, board, score, over: false }, null);
   };
 
   // Buttons keep no focus, so that the arrow keys always play.

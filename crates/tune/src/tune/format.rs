@@ -18,11 +18,6 @@ pub const HISTORY_COLUMNS: [&str; 7] = [
     "new best",
 ];
 
-/// Lines of cells as an aligned table under `header` ([`text_table`]).
-fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    text_table(header, rows, LastColumn::Right)
-}
-
 /// The generations as an aligned text table with the columns of [`HISTORY_COLUMNS`]:
 /// the generation, the best and mean fitness of its samples, the fitness of the centre
 /// and of the incumbent, sigma after the update, and `yes` when the incumbent changed.
@@ -53,7 +48,7 @@ pub fn format_history(rows: &[GenerationRow], objective: Objective) -> String {
             ]
         })
         .collect();
-    table(&HISTORY_COLUMNS, &cells)
+    text_table(&HISTORY_COLUMNS, &cells, LastColumn::Right)
 }
 
 /// A weight for a table: up to 6 significant digits, without trailing zeros.
@@ -106,7 +101,11 @@ pub fn format_weights(start: &EvalConfig, tuned: &EvalConfig, space: &ParamSpace
             vec![name.to_owned(), number(a), number(b), change]
         })
         .collect();
-    table(&["weight", "start", "tuned", "change"], &rows)
+    text_table(
+        &["weight", "start", "tuned", "change"],
+        &rows,
+        LastColumn::Right,
+    )
 }
 
 /// The validation as text: both means with their standard errors, and the paired

@@ -485,7 +485,7 @@ where
         .checked_mul(games)
         .ok_or_else(|| BenchError::Config(format!("{games} games per candidate are too many")))?;
     let per_candidate = games.max(1);
-    let made = run_tasks(config.jobs.max(1), 0..tasks, stop, |task, stopped| {
+    let mut made = run_tasks(config.jobs.max(1), 0..tasks, stop, |task, stopped| {
         let (candidate, index) = ((task / per_candidate) as usize, task % per_candidate);
         let record = play_game_until(&benches[candidate], index, stopped)?;
         if let Some(record) = &record {
@@ -504,7 +504,6 @@ where
     if made.len() as u64 != tasks {
         return Ok(None);
     }
-    let mut made = made;
     made.sort_unstable_by_key(|(task, _)| *task);
     let mut records = made.into_iter().map(|(_, r)| r);
     Ok(Some(

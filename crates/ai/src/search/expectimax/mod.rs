@@ -82,9 +82,9 @@ pub fn adaptive_depth(board: Board) -> u32 {
 }
 
 /// The expectimax player of the Rust course lab (the `main`/`bench` interface `ai2048`
-/// keeps), made fast: a row-table evaluation, a
-/// fixed-size transposition table, pruning of improbable chance branches, and iterative
-/// deepening under a time budget.
+/// keeps), made fast: a fixed-size transposition table, pruning of improbable chance
+/// branches, iterative deepening under a time budget, and row tables called without a
+/// virtual call when the evaluation is the heuristic.
 ///
 /// Depth is as [`SearchLimits::depth`] defines it: chance layers below the root move,
 /// so depth 0 evaluates the board right after each move (greedy), depth 1 also
