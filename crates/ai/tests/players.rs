@@ -100,14 +100,35 @@ fn threaded_expectimax_agrees_with_one_thread() {
 }
 
 #[test]
-fn every_player_is_created_by_name_and_bad_options_say_why() {
+fn every_player_is_created_by_name_and_plays_the_same_game_for_a_seed() {
+    // Eight moves of one game, searched one layer deep where the player searches.
+    let moves = |name: &str, seed: u64| {
+        let mut player = create_player(&PlayerSpec::new(name), seed).expect(name);
+        assert_eq!(player.name(), name);
+        let mut game = Game::new(7, Rules::default()).unwrap();
+        let mut dirs = Vec::new();
+        for _ in 0..8 {
+            let board = game.board();
+            let dir = player
+                .search(board, &SearchLimits::with_depth(1))
+                .dir
+                .expect("a move early in a game");
+            assert!(board.can_move(dir), "{name} played an illegal {dir}");
+            game.play(dir);
+            dirs.push(dir);
+        }
+        dirs
+    };
     for info in ai2048_ai::PLAYERS {
-        assert!(
-            create_player(&PlayerSpec::new(info.name), 0).is_ok(),
-            "{}",
-            info.name
-        );
+        assert_eq!(moves(info.name, 3), moves(info.name, 3), "{}", info.name);
     }
+    // The players that draw at random draw from their seed.
+    let random: Vec<_> = (0..4).map(|seed| moves("random", seed)).collect();
+    assert!(random.iter().any(|m| *m != random[0]), "{random:?}");
+}
+
+#[test]
+fn bad_options_say_why() {
     for (spec, needle) in [
         ("expectimax:threads=0", "threads"),
         ("expectimax:learn-p4=maybe", "true or false"),

@@ -1,6 +1,7 @@
-//! A load test on loopback: 200 clients for 10 seconds, mostly asking for moves. Every
-//! answer must be right for its board (checked with the engine) or a clean 503, and
-//! the server must answer normally afterwards.
+//! A load test on loopback: 200 clients at once, 15 requests each, mostly asking for
+//! moves. Every request gets an answer, right for its board (checked with the engine)
+//! or a clean 503, and the server answers normally afterwards. The pass condition is
+//! counted, not timed, so it holds on a machine of any speed.
 
 mod common;
 
@@ -16,7 +17,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
 const CLIENTS: usize = 200;
-const DURATION: Duration = Duration::from_secs(10);
+const REQUESTS: usize = 15;
 
 /// Boards from real games, early and late, some of them over.
 fn boards() -> Vec<Board> {
@@ -41,6 +42,10 @@ fn boards() -> Vec<Board> {
 
 #[derive(Default, Debug)]
 struct Tally {
+    /// Requests sent.
+    asked: usize,
+    /// Quick operations (apply and legal) sent: these never wait for a worker.
+    asked_quick: usize,
     best: usize,
     apply: usize,
     legal: usize,
@@ -126,11 +131,15 @@ fn check(path: &str, request: &Value, board: Board, reply: &Reply) -> Option<Str
 
 async fn client(addr: SocketAddr, id: u64, boards: Arc<Vec<Board>>, tally: Arc<Mutex<Tally>>) {
     let mut rng = Rng::new(id);
-    let deadline = Instant::now() + DURATION;
     let mut connection: Option<Client> = None;
-    while Instant::now() < deadline {
+    for _ in 0..REQUESTS {
         let board = boards[rng.below(boards.len() as u32) as usize];
         let (path, body) = pick(&mut rng, board);
+        {
+            let mut t = tally.lock().await;
+            t.asked += 1;
+            t.asked_quick += usize::from(path == "/api/apply" || path == "/api/legal");
+        }
         if connection.is_none() {
             match Client::connect(addr).await {
                 Ok(c) => connection = Some(c),
@@ -182,7 +191,7 @@ async fn client(addr: SocketAddr, id: u64, boards: Arc<Vec<Board>>, tally: Arc<M
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_hundred_clients_for_ten_seconds() {
+async fn two_hundred_clients_at_once() {
     let config = ServerConfig {
         workers: 2,
         queue: 8,
@@ -215,24 +224,27 @@ async fn two_hundred_clients_for_ten_seconds() {
         t.failures.len(),
         &t.failures[..t.failures.len().min(5)]
     );
-    assert!(t.best >= 100, "only {} moves answered", t.best);
-    assert!(t.apply >= 100 && t.legal >= 100, "{t:?}");
-    assert!(t.busy > 0, "200 clients never filled the queue: {t:?}");
+    // Every request was answered; the quick ones never wait, so none of them is busy.
+    assert_eq!(t.best + t.apply + t.legal + t.busy, t.asked, "{t:?}");
+    assert_eq!(t.apply + t.legal, t.asked_quick, "{t:?}");
+    assert!(t.best > 0, "{t:?}");
+    // (Whether the queue filled depends on the machine's speed: that a full queue
+    // answers 503 at once is checked in api.rs, past_capacity_the_answer_is_503_at_once.)
+    drop(t);
 
-    // Afterwards, the server answers normally, and promptly.
-    let started = Instant::now();
-    let a = request(addr, "GET", "/api/players", "").await;
-    assert_eq!(a.status, 200);
-    let b = json!([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]);
-    for _ in 0..5 {
-        let a = post(addr, "/api/best", &json!({"board": b, "time_ms": 10})).await;
-        assert_eq!(a.status, 200, "{}", a.body);
-    }
-    let a = request(addr, "GET", "/", "").await;
-    assert_eq!(a.status, 200);
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        started.elapsed()
-    );
+    // Afterwards, the server answers normally (a hang fails after a minute, not never).
+    let after = async {
+        let a = request(addr, "GET", "/api/players", "").await;
+        assert_eq!(a.status, 200);
+        let b = json!([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]);
+        for _ in 0..5 {
+            let a = post(addr, "/api/best", &json!({"board": b, "time_ms": 10})).await;
+            assert_eq!(a.status, 200, "{}", a.body);
+        }
+        let a = request(addr, "GET", "/", "").await;
+        assert_eq!(a.status, 200);
+    };
+    tokio::time::timeout(Duration::from_secs(60), after)
+        .await
+        .expect("the server answers after the load");
 }

@@ -163,6 +163,13 @@ impl Client {
         })
     }
 
+    /// Whether the server has sent anything, or closed the connection, by now (without
+    /// waiting, and without taking what it sent).
+    pub async fn heard_from_server(&mut self) -> bool {
+        let now = tokio::time::timeout(Duration::ZERO, self.stream.fill_buf()).await;
+        now.is_ok()
+    }
+
     /// Whether the server has closed this connection (reads end of file).
     pub async fn is_closed_by_server(&mut self) -> bool {
         let mut buf = [0u8; 1024];
