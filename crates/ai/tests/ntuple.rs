@@ -137,64 +137,123 @@ fn the_network_learns_to_play() {
     );
 }
 
-#[test]
-fn players_take_a_network_file() {
-    let mut net = small();
-    train(&mut net, 300, &td());
-    let path = temp_file("net.bin");
-    std::fs::write(&path, net.to_bytes()).expect("written");
-    let path_text = path.to_str().expect("utf-8");
+/// The small network after 300 games of TD, written to a file of its own (`name`)
+/// that the caller removes. Trained once for every test that asks.
+fn trained_file(name: &str) -> std::path::PathBuf {
+    static TRAINED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let bytes = TRAINED.get_or_init(|| {
+        let mut net = small();
+        train(&mut net, 300, &td());
+        net.to_bytes()
+    });
+    let path = temp_file(name);
+    std::fs::write(&path, bytes).expect("written");
+    path
+}
 
-    // The trained greedy player outplays the default greedy player on the same games.
-    let play = |spec: &str, games: u64| -> u64 {
-        let mut total = 0;
-        for i in 0..games {
-            let mut player = create_player(&spec.parse().expect("a spec"), 0).expect("created");
-            let mut game = Game::new(derive_seed(5, i), Rules::default()).expect("valid rules");
-            while let Some(dir) = player.search(game.board(), &SearchLimits::default()).dir {
-                game.play(dir);
-            }
-            total += game.score();
+/// The total score of `games` games (seeds derived from 5) played by `spec`.
+fn total_score(spec: &str, games: u64) -> u64 {
+    let mut total = 0;
+    for i in 0..games {
+        let mut player = create_player(&spec.parse().expect("a spec"), 0).expect("created");
+        let mut game = Game::new(derive_seed(5, i), Rules::default()).expect("valid rules");
+        while let Some(dir) = player.search(game.board(), &SearchLimits::default()).dir {
+            game.play(dir);
         }
-        total
-    };
-    let trained = play(&format!("greedy:network={path_text}"), 20);
-    let simple = play("greedy:eval=simple", 20);
+        total += game.score();
+    }
+    total
+}
+
+#[test]
+fn a_trained_network_file_outplays_the_simple_evaluation() {
+    let path = trained_file("outplays.bin");
+    let file = path.display();
+    // The trained greedy player outplays the default greedy player on the same games.
+    let trained = total_score(&format!("greedy:network={file}"), 20);
+    let simple = total_score("greedy:eval=simple", 20);
     assert!(trained > 2 * simple, "network {trained}, simple {simple}");
     // Searched one chance layer deep, the same network plays better still.
-    let deeper = play(&format!("expectimax:depth=1,network={path_text}"), 16);
-    let greedy = play(&format!("greedy:network={path_text}"), 16);
+    let deeper = total_score(&format!("expectimax:depth=1,network={file}"), 16);
+    let greedy = total_score(&format!("greedy:network={file}"), 16);
     assert!(deeper > greedy, "expectimax {deeper}, greedy {greedy}");
+    std::fs::remove_file(&path).expect("removed");
+}
+
+#[test]
+fn every_evaluating_player_evaluates_with_the_file_it_is_given() {
+    // The same search over an untrained network (every weight 0) values moves
+    // otherwise.
+    let trained = trained_file("evaluates.bin");
+    let untrained = temp_file("untrained.bin");
+    std::fs::write(&untrained, small().to_bytes()).expect("written");
+    let board = "2 4 8 16/0 2 4 0/0 0 2 0/0 0 0 0".parse().expect("a board");
+    let values = |name: &str, file: &std::path::Path| {
+        let sep = if name.contains(':') { ',' } else { ':' };
+        let spec = format!("{name}{sep}network={}", file.display());
+        let mut player = create_player(&spec.parse().expect("a spec"), 0).expect("created");
+        player.search(board, &SearchLimits::default()).dir_values
+    };
     for name in [
+        "greedy",
         "expectimax:depth=1",
         "minimax:depth=1",
         "mcts:playouts=2,cut=5",
     ] {
-        let spec = format!("{name},network={path_text}");
-        assert!(
-            create_player(&spec.parse().expect("a spec"), 0).is_ok(),
-            "{spec}"
-        );
+        assert_ne!(values(name, &trained), values(name, &untrained), "{name}");
     }
+    std::fs::remove_file(&trained).expect("removed");
+    std::fs::remove_file(&untrained).expect("removed");
+}
 
+#[test]
+fn a_ceiling_reads_only_the_boards_above_it_otherwise() {
+    let path = trained_file("ceiling.bin");
+    // The network has seen many 256s and few if any 512s: under a ceiling of 256 the
+    // 512 reads as 256 (the gap at 128 filled).
+    let board = "512 2 4 8/16 32 64 0/0 0 0 0/0 0 0 0"
+        .parse()
+        .expect("a board");
+    let values = |options: &str| {
+        let spec = format!("greedy:network={},{options}", path.display());
+        let mut player = create_player(&spec.parse().expect("a spec"), 0).expect("created");
+        player.search(board, &SearchLimits::default()).dir_values
+    };
+    let plain = values("ceiling=32768");
+    assert_eq!(values("ceiling=512"), plain);
+    assert_ne!(values("ceiling=256"), plain);
+    std::fs::remove_file(&path).expect("removed");
+}
+
+#[test]
+fn bad_network_options_say_why() {
+    let path = trained_file("bad-options.bin");
+    let file = path.display();
     let err = |spec: String| {
         create_player(&spec.parse().expect("a spec"), 0)
             .err()
             .expect("refused")
             .to_string()
     };
-    let e = err(format!("greedy:network={path_text},eval=snake"));
+    let e = err(format!("greedy:network={file},eval=snake"));
     assert!(
         e.contains("option eval: the network is the evaluation"),
         "{e}"
     );
-    let e = err(format!("expectimax:w.empty=3,network={path_text}"));
+    let e = err(format!("expectimax:w.empty=3,network={file}"));
     assert!(e.contains("option w.empty"), "{e}");
     let missing = temp_file("missing.bin");
     let e = err(format!("greedy:network={}", missing.display()));
     assert!(e.contains("option network: cannot load"), "{e}");
+    let e = err(format!("greedy:network={file},ceiling=3000"));
+    assert!(
+        e.contains("option ceiling: 3000 is not a tile from 4 to 32768"),
+        "{e}"
+    );
+    let e = err("greedy:eval=simple,ceiling=16384".to_owned());
+    assert!(e.contains("only a network is read under a ceiling"), "{e}");
     std::fs::write(&path, b"{\"eval\": \"snake\"}").expect("written");
-    let e = err(format!("greedy:network={path_text}"));
+    let e = err(format!("greedy:network={file}"));
     assert!(e.contains("not an ai2048 n-tuple network"), "{e}");
     std::fs::remove_file(&path).expect("removed");
 }

@@ -27,6 +27,7 @@ const WEB_OPTIONS: &[&str] = &[
     "c",
     "playout",
     "cut",
+    "ceiling",
 ];
 
 /// Why option `key` is refused over the web.

@@ -22,15 +22,40 @@ pub(crate) fn capped(board: Board) -> u64 {
     if !board.has_high_tiles() {
         return board.low_bits();
     }
-    downgraded(board)
+    downgraded(board, 15)
+}
+
+/// [`capped`] with the ceiling at 2^`top` (`top` from 1 to 15) in place of 32768: for a
+/// network that has learned little past that tile, a board holding a larger one is
+/// downgraded until its largest tile is 2^`top`.
+#[inline]
+#[must_use]
+pub(crate) fn capped_at(board: Board, top: u8) -> u64 {
+    if top >= 15 {
+        return capped(board);
+    }
+    if !board.has_high_tiles() && !has_tile_above(board.low_bits(), top) {
+        return board.low_bits();
+    }
+    downgraded(board, top)
+}
+
+/// Whether a cell of `bits` (tiles up to 32768) holds an exponent above `top` (at most
+/// 15): with the nibbles spread one to a byte, adding 15 - `top` to each carries into
+/// the byte's fifth bit exactly for those above `top`.
+#[inline]
+const fn has_tile_above(bits: u64, top: u8) -> bool {
+    const LANES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let add = (15 - top as u64) * 0x0101_0101_0101_0101;
+    (((bits & LANES) + add) | (((bits >> 4) & LANES) + add)) & 0x1010_1010_1010_1010 != 0
 }
 
 #[cold]
-fn downgraded(board: Board) -> u64 {
+fn downgraded(board: Board, top: u8) -> u64 {
     let mut exps = board.exponents();
     loop {
         let max = exps.iter().copied().max().unwrap_or(0);
-        if max <= 15 {
+        if max <= top {
             break;
         }
         let present = exps.iter().fold(0u32, |m, &e| m | 1 << e);
@@ -38,7 +63,7 @@ fn downgraded(board: Board) -> u64 {
         let gap = (1..max).find(|&e| present & (1 << e) == 0);
         match gap {
             Some(gap) => exps.iter_mut().filter(|e| **e > gap).for_each(|e| *e -= 1),
-            None => exps.iter_mut().for_each(|e| *e = (*e).min(15)),
+            None => exps.iter_mut().for_each(|e| *e = (*e).min(top)),
         }
     }
     exps.iter().fold(0u64, |b, &e| (b << 4) | u64::from(e))
@@ -238,6 +263,47 @@ mod tests {
         assert_eq!(capped(board(full)) & 0xFF, 0xFF);
         let small = Board::from_u64(0x1200_0000_0000_00F1);
         assert_eq!(capped(small), small.low_bits());
+    }
+
+    #[test]
+    fn a_lower_ceiling_downgrades_from_it() {
+        let board = |t: &str| t.parse::<Board>().expect("a board");
+        let b = |t: &str| board(t).low_bits();
+        // Two 16384s merged: the smallest gap (4) is filled, so the 32768 reads as
+        // 16384 and the tiles keep their gaps above.
+        let merged = board("32768 8192 4096 2/2 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(
+            capped_at(merged, 14),
+            b("16384 4096 2048 2/2 0 0 0/0 0 0 0/0 0 0 0")
+        );
+        assert_eq!(capped_at(merged, 15), merged.low_bits());
+        // Nothing above the ceiling: the board as it is.
+        let low = board("16384 8192 4 2/0 0 0 0/0 0 0 0/0 0 0 2");
+        assert_eq!(capped_at(low, 14), low.low_bits());
+        // With 16384 there too, the smallest gap (8) is filled first.
+        assert_eq!(
+            capped_at(board("32768 16384 4 2/16 0 0 0/0 0 0 0/0 0 0 0"), 14),
+            b("16384 8192 4 2/8 0 0 0/0 0 0 0/0 0 0 0")
+        );
+        // Past 32768 as well, down to the ceiling.
+        assert_eq!(
+            capped_at(board("65536 32768 4 2/0 0 0 0/0 0 0 0/0 0 0 0"), 13),
+            b("8192 4096 4 2/0 0 0 0/0 0 0 0/0 0 0 0")
+        );
+    }
+
+    #[test]
+    fn tiles_above_a_ceiling_are_found_in_every_cell() {
+        for top in 1..15u8 {
+            for cell in 0..16 {
+                for e in 0..16u64 {
+                    let two_at_the_top = 0x1000_0000_0000_0000 * u64::from(cell != 15);
+                    let bits = (e << (4 * cell)) | two_at_the_top;
+                    let above = Board::from_u64(bits).max_exponent() > top;
+                    assert_eq!(has_tile_above(bits, top), above, "{top} {cell} {e}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -31,6 +31,7 @@
 //! ```
 
 mod builtin;
+mod ceiling;
 mod file;
 mod index;
 mod network;
@@ -42,6 +43,7 @@ mod tuple;
 mod weights;
 
 pub use builtin::{builtin, builtin_file};
+pub use ceiling::Ceiling;
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};
 pub use packed::{packed_info, PackedInfo, PACKED_MAGIC};

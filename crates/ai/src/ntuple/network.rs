@@ -3,7 +3,7 @@
 
 use ai2048_engine::Board;
 
-use super::index::{capped, symmetries, TupleIndex};
+use super::index::{capped_at, symmetries, TupleIndex};
 use super::stages::{Stages, StagesError};
 use super::tuple::Tuple;
 use super::weights::{self, Weights};
@@ -209,13 +209,14 @@ impl NTupleNetwork {
     }
 
     /// Calls `f` for each tuple with the number of its table (stage after stage, tuple
-    /// after tuple) and the weights it reads on the board's eight images.
+    /// after tuple) and the weights it reads on the board's eight images, the board
+    /// read with tiles up to 2^`top` ([`NTupleNetwork::value_at`]).
     #[inline(always)]
-    fn each_tuple(&self, board: Board, mut f: impl FnMut(usize, [usize; 8])) {
+    fn each_tuple(&self, board: Board, top: u8, mut f: impl FnMut(usize, [usize; 8])) {
         let stage = self.stages.of(board);
         let base = stage * self.stage_len;
         let table = stage * self.index.len();
-        let images = symmetries(capped(board));
+        let images = symmetries(capped_at(board, top));
         if self.four_by_six {
             // The tuples of `4x6` with their shifts known when compiling: the same
             // lookups as below, in a third of the instructions.
@@ -239,21 +240,46 @@ impl NTupleNetwork {
         }
     }
 
-    /// The learned value of `board`: for an afterstate, the score still to come.
+    /// The learned value of `board`: for an afterstate, the score still to come. A
+    /// board holding tiles past 32768 is read downgraded (see [`NTupleNetwork::value_at`]).
     #[must_use]
     #[inline]
     pub fn value(&self, board: Board) -> f32 {
+        self.value_at(board, 15)
+    }
+
+    /// The learned value of `board` read with tiles up to 2^`top` (`top` from 1 to 15):
+    /// a board holding a larger tile is *downgraded* (Guei et al. 2022), its smallest
+    /// missing tile filled by halving every tile above it, until its largest tile is
+    /// 2^`top`. So a network that has learned little past some tile values the boards
+    /// beyond it by the positions it knows that look most like them.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let net = NTupleNetwork::new(parse_tuples("small")?);
+    /// let known: Board = "2 4 16384 8/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// net.learn(known, 1000.0);
+    /// // Read up to 16384, its tiles above the 2 halve (the gap at 4 is filled):
+    /// let past: Board = "2 8 32768 16/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert_eq!(net.value_at(past, 14), net.value(known));
+    /// assert_ne!(net.value(past), net.value(known));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn value_at(&self, board: Board, top: u8) -> f32 {
         let mut sum = 0.0;
         match &self.weights {
-            Weights::Plain(w) => self.each_tuple(board, |_, ix| {
+            Weights::Plain(w) => self.each_tuple(board, top, |_, ix| {
                 sum += ix.iter().map(|&i| weights::get(&w[i])).sum::<f32>();
             }),
-            Weights::Coherent(w) => self.each_tuple(board, |_, ix| {
+            Weights::Coherent(w) => self.each_tuple(board, top, |_, ix| {
                 sum += ix.iter().map(|&i| weights::get(&w[i][0])).sum::<f32>();
             }),
             Weights::Quantized(q) => {
                 let (values, scales) = (&q.values, &q.scales);
-                self.each_tuple(board, |t, ix| {
+                self.each_tuple(board, top, |t, ix| {
                     let n: i32 = ix.iter().map(|&i| i32::from(values[i])).sum();
                     sum += n as f32 * scales[t];
                 });
@@ -271,10 +297,10 @@ impl NTupleNetwork {
     #[inline]
     pub(crate) fn step(&self, board: Board, step: f32) {
         match &self.weights {
-            Weights::Plain(w) => self.each_tuple(board, |_, ix| {
+            Weights::Plain(w) => self.each_tuple(board, 15, |_, ix| {
                 ix.iter().for_each(|&i| weights::step(&w[i], step));
             }),
-            Weights::Coherent(w) => self.each_tuple(board, |_, ix| {
+            Weights::Coherent(w) => self.each_tuple(board, 15, |_, ix| {
                 ix.iter().for_each(|&i| weights::step_coherent(&w[i], step));
             }),
             Weights::Quantized(_) => panic!("a quantized network does not learn"),
@@ -354,6 +380,28 @@ impl NTupleNetwork {
             Weights::Quantized(q) => q.values.iter().filter(|&&v| v != 0).count(),
             w => (0..w.len()).filter(|&i| w.get(i) != 0.0).count(),
         }
+    }
+
+    /// The weights that are not 0, counted by the largest tile their entry holds:
+    /// element `e` for 2^`e` (0 for an entry of empty cells only). What a network has
+    /// learned of each tile: training moves only the weights of boards it has seen.
+    #[must_use]
+    pub fn nonzero_by_largest_tile(&self) -> [u64; 16] {
+        let mut counts = [0u64; 16];
+        let starts = self.table_starts();
+        for (t, pair) in starts.windows(2).enumerate() {
+            let cells = self.tuples[t % self.tuples.len()].cells().len();
+            for (entry, i) in (pair[0]..pair[1]).enumerate() {
+                if self.weights.get(i) != 0.0 {
+                    let largest = (0..cells)
+                        .map(|k| entry >> (4 * k) & 0xF)
+                        .max()
+                        .unwrap_or(0);
+                    counts[largest] += 1;
+                }
+            }
+        }
+        counts
     }
 
     /// Whether the weights are quantized ([`NTupleNetwork::quantized`]).

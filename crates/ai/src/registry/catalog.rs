@@ -44,6 +44,10 @@ macro_rules! with_eval_options {
                 "network",
                 "an n-tuple network file (ai2048 train) as the evaluation, instead of eval and weights",
             ),
+            (
+                "ceiling",
+                "a network reads boards holding a larger tile downgraded to this one (default 32768)",
+            ),
         ]
     };
 }

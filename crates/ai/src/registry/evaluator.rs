@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::eval::{EvalConfig, EvalError, Evaluator};
-use crate::ntuple::NTupleNetwork;
+use crate::ntuple::{Ceiling, NTupleNetwork};
 
 use super::options::parse_option;
 use super::{PlayerError, PlayerSpec};
@@ -59,6 +59,11 @@ fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, Play
 /// The name `eval=` gives the built-in network ([`crate::ntuple::builtin`]).
 pub(crate) const BUILTIN_EVAL: &str = "network";
 
+/// The ceiling the built-in network plays under when the player names none (see
+/// [`Ceiling`]): its own, 32768. It has learned next to nothing of 32768 (`ai2048 net
+/// info`), but a lower ceiling measured no better (README, Experiments).
+pub(crate) const BUILTIN_CEILING: u32 = 32768;
+
 /// The evaluation of a player that evaluates boards: the n-tuple network its option
 /// `network` names, which excludes the others; else the built-in network when its
 /// option `eval` is [`BUILTIN_EVAL`], or when it names no evaluation at all (no
@@ -86,18 +91,26 @@ pub(super) fn evaluator(
                     "the built-in network takes no weights",
                 ));
             }
-            return crate::ntuple::builtin().map(|n| n as Arc<dyn Evaluator>).ok_or_else(|| {
+            let net = crate::ntuple::builtin().ok_or_else(|| {
                 PlayerError::bad_option(
                     spec,
                     "eval",
                     "this build has no built-in network (it embeds nets/default.np when it is there); give network=FILE",
                 )
-            });
+            })?;
+            return under_ceiling(spec, net, BUILTIN_CEILING);
         }
         if unnamed {
             if let Some(net) = crate::ntuple::builtin() {
-                return Ok(net);
+                return under_ceiling(spec, net, BUILTIN_CEILING);
             }
+        }
+        if spec.option("ceiling").is_some() {
+            return Err(PlayerError::bad_option(
+                spec,
+                "ceiling",
+                "only a network is read under a ceiling, and this evaluation is not one",
+            ));
         }
         return Ok(eval_config(spec, default_eval)?.build());
     };
@@ -111,5 +124,26 @@ pub(super) fn evaluator(
     let net = NTupleNetwork::shared(Path::new(path)).map_err(|e| {
         PlayerError::bad_option(spec, "network", format!("cannot load {path}: {e}"))
     })?;
-    Ok(net)
+    under_ceiling(spec, net, 32768)
+}
+
+/// The network under the ceiling the option `ceiling` names (see [`Ceiling`]),
+/// `default` when it names none; as it is under 32768, the network's own.
+fn under_ceiling(
+    spec: &PlayerSpec,
+    net: Arc<NTupleNetwork>,
+    default: u32,
+) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    let what = "a tile from 4 to 32768";
+    match parse_option::<u32>(spec, "ceiling", what)?.unwrap_or(default) {
+        32768 => Ok(net),
+        tile => match Ceiling::new(net, tile) {
+            Some(ceiling) => Ok(Arc::new(ceiling)),
+            None => Err(PlayerError::bad_option(
+                spec,
+                "ceiling",
+                format!("{tile} is not {what}"),
+            )),
+        },
+    }
 }
