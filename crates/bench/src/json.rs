@@ -185,13 +185,8 @@ mod tests {
         GameRecord {
             index,
             seed: index * 7,
-            score,
-            max_tile,
-            moves: 100,
-            seconds: 0.25,
             timed_out: index == 1,
-            max_ms_per_move: 2.0,
-            nodes: 0,
+            ..GameRecord::fixture(score, max_tile, 100, 0.25, 2.0)
         }
     }
 

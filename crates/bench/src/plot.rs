@@ -308,17 +308,7 @@ mod tests {
     use crate::GameRecord;
 
     fn game(score: u64, moves: u64, seconds: f64) -> GameRecord {
-        GameRecord {
-            index: 0,
-            seed: 0,
-            score,
-            max_tile: 512,
-            moves,
-            seconds,
-            timed_out: false,
-            max_ms_per_move: 0.1,
-            nodes: 0,
-        }
+        GameRecord::fixture(score, 512, moves, seconds, 0.1)
     }
 
     fn rows() -> Vec<SweepRow> {

@@ -42,6 +42,31 @@ pub struct GameRecord {
     pub nodes: u64,
 }
 
+#[cfg(test)]
+impl GameRecord {
+    /// Game 0 of seed 0 for the tests: `score` and `max_tile` in `moves` moves over
+    /// `seconds`, its longest move `max_ms`, not timed out, no nodes counted.
+    pub(crate) fn fixture(
+        score: u64,
+        max_tile: u32,
+        moves: u64,
+        seconds: f64,
+        max_ms: f64,
+    ) -> Self {
+        GameRecord {
+            index: 0,
+            seed: 0,
+            score,
+            max_tile,
+            moves,
+            seconds,
+            timed_out: false,
+            max_ms_per_move: max_ms,
+            nodes: 0,
+        }
+    }
+}
+
 impl GameRecord {
     /// Whether two records describe the same game with the same result, timings aside.
     #[must_use]

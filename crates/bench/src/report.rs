@@ -140,17 +140,7 @@ mod tests {
     use crate::GameRecord;
 
     fn game(score: u64, max_tile: u32) -> GameRecord {
-        GameRecord {
-            index: 0,
-            seed: 0,
-            score,
-            max_tile,
-            moves: 1000,
-            seconds: 0.002,
-            timed_out: false,
-            max_ms_per_move: 0.0031,
-            nodes: 0,
-        }
+        GameRecord::fixture(score, max_tile, 1000, 0.002, 0.0031)
     }
 
     #[test]

@@ -253,17 +253,7 @@ mod tests {
     use super::*;
 
     fn game(score: u64, max_tile: u32) -> GameRecord {
-        GameRecord {
-            index: 0,
-            seed: 0,
-            score,
-            max_tile,
-            moves: 10,
-            seconds: 0.01,
-            timed_out: false,
-            max_ms_per_move: 0.5,
-            nodes: 0,
-        }
+        GameRecord::fixture(score, max_tile, 10, 0.01, 0.5)
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -89,6 +89,16 @@ pub(crate) mod testing {
             );
         }
     }
+
+    /// Argument lines that every command playing a run of games rejects (`bench`,
+    /// `sweep`), with what the error says.
+    pub(crate) const BAD_RUN_OPTIONS: &[(&[&str], &str)] = &[
+        (&["--num-games", "0"], "--num-games"),
+        (&["--jobs", "0"], "--jobs"),
+        (&["--timeout", "0"], "--timeout"),
+        (&["--ai", "nope"], "unknown player"),
+        (&["--p4", "2"], "rules"),
+    ];
 }
 
 /// The rules of the game, for every command that plays games.

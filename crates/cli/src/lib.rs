@@ -63,3 +63,15 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 pub fn default_watch() -> args::WatchArgs {
     args::parse_args(&[]).expect("watch's defaults parse")
 }
+
+/// The options of one command, parsed from the process's arguments under a program
+/// name of its own: the Rust course lab's binaries (`main`, `bench`) take those of
+/// `ai2048 watch` and `ai2048 bench`. On an error or `--help` it prints and exits, as
+/// `ai2048` does.
+pub fn lab_args<A: clap::Args + clap::FromArgMatches>(
+    name: &'static str,
+    about: &'static str,
+) -> A {
+    let matches = A::augment_args(clap::Command::new(name).about(about)).get_matches();
+    A::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}

@@ -4,7 +4,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::{temp_path, text};
+use common::{assert_fails, assert_prints, temp_path, text};
 use serde_json::Value;
 
 fn ai2048(args: &[&str]) -> Output {
@@ -280,11 +280,9 @@ fn resume_extends_a_run_and_refuses_other_settings() {
         "--resume",
         file,
     ]);
-    assert!(!out.status.success());
-    let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains(&format!("--resume: cannot go on with {file}: the saved run has other settings: seed 4 there, 5 here")),
-        "{stderr}"
+    assert_fails(
+        &out,
+        &format!("--resume: cannot go on with {file}: the saved run has other settings: seed 4 there, 5 here"),
     );
     // Fewer games than were saved would drop some.
     let out = ai2048(&[&args[..], &["--num-games", "3", "--resume", file]].concat());
@@ -307,14 +305,11 @@ fn resume_extends_a_run_and_refuses_other_settings() {
         ]
         .concat(),
     );
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        stdout.contains(&format!(
-            "resumed from {file}: 5 games were finished already"
-        )),
-        "{stdout}"
+    assert_prints(
+        &out,
+        &format!("resumed from {file}: 5 games were finished already"),
     );
+    let stdout = text(&out.stdout);
     assert!(stdout.contains("4 games in"), "{stdout}");
     assert!(
         stdout.contains(&format!("9 game records written to {file}")),
@@ -334,14 +329,11 @@ fn a_corrupt_resume_file_is_a_clear_error() {
     std::fs::write(&path, "{\"games\": 3, \"runs\": [").expect("written");
     let file = path.to_str().expect("utf-8");
     let out = ai2048(&["--ai", "greedy", "-q", "--resume", file]);
-    let stderr = text(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        stderr.contains(&format!(
-            "--resume: {file} is not the JSON of an ai2048 bench run"
-        )),
-        "{stderr}"
+    assert_fails(
+        &out,
+        &format!("--resume: {file} is not the JSON of an ai2048 bench run"),
     );
+    let stderr = text(&out.stderr);
     assert!(stderr.contains("line 1"), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&path).expect("kept"),
@@ -364,12 +356,7 @@ fn an_unwritable_json_file_is_an_error() {
         "--json",
         path.to_str().expect("utf-8"),
     ]);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("cannot create"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, "cannot create");
 }
 
 #[test]

@@ -1,7 +1,11 @@
 //! The small commands: players, signature, replay, play on a pipe, watch on a pipe.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+use common::{assert_fails, text};
 
 fn ai2048(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
@@ -18,10 +22,6 @@ fn ai2048(args: &[&str], stdin: &str) -> Output {
         .write_all(stdin.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]
@@ -109,12 +109,7 @@ fn threads_go_to_players_that_take_them() {
     );
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     let bad = ai2048(&["bench", "--ai", "greedy", "--threads", "2", "-q"], "");
-    assert!(!bad.status.success());
-    assert!(
-        text(&bad.stderr).contains("threads"),
-        "{}",
-        text(&bad.stderr)
-    );
+    assert_fails(&bad, "threads");
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use ai2048_ai::ntuple::NTupleNetwork;
-use common::{ai2048, assert_clear_errors, path, text};
+use common::{ai2048, assert_clear_errors, assert_prints, path, text};
 
 fn temp_path(name: &str) -> PathBuf {
     common::temp_path(name, "bin")
@@ -162,12 +162,7 @@ fn players_play_with_the_trained_network() {
     let spec = format!("greedy:network={}", path(&out));
     let run = ai2048(&["bench", "--ai", &spec, "--num-games", "2", "-q"]);
     let _ = std::fs::remove_file(&out);
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    assert!(
-        text(&run.stdout).contains("games         2"),
-        "{}",
-        text(&run.stdout)
-    );
+    assert_prints(&run, "games         2");
 }
 
 #[test]

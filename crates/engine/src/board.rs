@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::tables::{slide, DOWN, LEFT, MOVES, RIGHT, SCORE, UP};
+use crate::tables::{slide, DOWN, LEFT, MOVES, RIGHT, ROWS, SCORE, UP};
 
 /// The bit of `MOVES` that marks a line where two 32768s merge.
 const OVERFLOW: u8 = 4;
@@ -96,20 +96,23 @@ const fn full_nibbles(x: u64) -> u64 {
     ((x & 0x7777_7777_7777_7777) + NIBBLE_ONES) & x & 0x8888_8888_8888_8888
 }
 
+/// Each of the four rows of `c` (16 bits each) replaced by its entry in `table`.
+#[inline(always)]
+fn rows_through(table: &[u16; ROWS], c: u64) -> u64 {
+    (table[(c >> 48) as usize] as u64) << 48
+        | (table[(c >> 32) as usize & 0xFFFF] as u64) << 32
+        | (table[(c >> 16) as usize & 0xFFFF] as u64) << 16
+        | table[c as usize & 0xFFFF] as u64
+}
+
 #[inline]
 fn rows_left(c: u64) -> u64 {
-    (LEFT[(c >> 48) as usize] as u64) << 48
-        | (LEFT[(c >> 32) as usize & 0xFFFF] as u64) << 32
-        | (LEFT[(c >> 16) as usize & 0xFFFF] as u64) << 16
-        | LEFT[c as usize & 0xFFFF] as u64
+    rows_through(&LEFT, c)
 }
 
 #[inline]
 fn rows_right(c: u64) -> u64 {
-    (RIGHT[(c >> 48) as usize] as u64) << 48
-        | (RIGHT[(c >> 32) as usize & 0xFFFF] as u64) << 32
-        | (RIGHT[(c >> 16) as usize & 0xFFFF] as u64) << 16
-        | RIGHT[c as usize & 0xFFFF] as u64
+    rows_through(&RIGHT, c)
 }
 
 #[inline]

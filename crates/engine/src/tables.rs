@@ -66,7 +66,7 @@ const fn reverse(line: [u8; 4]) -> [u8; 4] {
     [line[3], line[2], line[1], line[0]]
 }
 
-const ROWS: usize = 1 << 16;
+pub(crate) const ROWS: usize = 1 << 16;
 
 const fn build_left() -> [u16; ROWS] {
     let mut t = [0u16; ROWS];

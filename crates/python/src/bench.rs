@@ -1,5 +1,5 @@
 //! `ai2048.bench`: many seeded games on threads, with the statistics of
-//! `ai2048 bench`, as the JSON document its `--json` writes.
+//! `ai2048 bench`, as the document its `--json` writes.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -16,12 +16,31 @@ use crate::player::{limits_of, spec_of};
 /// How long the waiting thread sleeps between looks at the games and at Ctrl-C.
 const POLL: Duration = Duration::from_millis(20);
 
-/// Plays ``games`` games of the player ``ai`` and returns the JSON text of
-/// `ai2048 bench --json` (the Python wrapper `ai2048.bench` parses it). See the
-/// wrapper for the arguments.
+/// Play ``games`` seeded games of the player ``ai`` and return their statistics.
 ///
-/// The GIL is released while the games run; Ctrl-C (KeyboardInterrupt) stops them and
-/// is raised once the threads have stopped.
+/// The arguments are those of the command line ``ai2048 bench``: ``ai`` is the player,
+/// optionally with options (``"expectimax:tt-mb=16"``), and ``**options`` adds more
+/// (``tt_mb=16``; ``_`` stands for ``-``); ``depth`` and ``time_ms`` limit every search;
+/// ``threads`` searches each move on that many threads; ``jobs`` plays that many games
+/// at once (all cores when None); ``timeout`` stops a game after that many seconds (it
+/// counts with what it reached); ``start_tiles``, ``p4`` and ``illegal_move_spawns``
+/// are the rules. The games are ``first_game`` to ``first_game + games - 1``, and game
+/// ``i`` is played from seed ``derive_seed(seed, i)``, so the outcome does not depend
+/// on ``jobs``, and a run split into parts plays the same games as the whole.
+///
+/// Returns the document ``ai2048 bench --json`` writes, parsed: ``games``,
+/// ``mean_score``, ``median_score``, ``max_score``, ``min_score``, ``max_tile``,
+/// ``mean_moves``, ``total_moves``, ``moves_per_sec``, ``ms_per_move_mean``,
+/// ``ms_per_move_max``, ``nodes_per_sec``, ``timeouts``, ``reach`` (from each tile
+/// from 512 up, as a string, to the share of games that reached it), ``reach_ci``
+/// (its 95% Wilson interval ``[low, high]``), ``requested_games``, ``interrupted``,
+/// ``config`` (the run's settings) and ``runs`` (one record per game: ``index``,
+/// ``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, ``timed_out``,
+/// ``max_ms_per_move``, ``nodes``).
+///
+/// The GIL is released while the games run. Ctrl-C stops them and raises
+/// KeyboardInterrupt. Raises ValueError for a bad argument or an unknown player or
+/// option (with the Rust library's message), RuntimeError if a player fails.
 #[pyfunction]
 #[pyo3(signature = (
     ai = "expectimax", *, games = 100, first_game = 0, seed = 0, jobs = None, depth = None, time_ms = None,
@@ -29,7 +48,7 @@ const POLL: Duration = Duration::from_millis(20);
     **options
 ))]
 #[allow(clippy::too_many_arguments)] // A keyword argument each, as the CLI has flags.
-pub(crate) fn bench_json(
+pub(crate) fn bench(
     py: Python<'_>,
     ai: &str,
     games: u64,
@@ -44,7 +63,7 @@ pub(crate) fn bench_json(
     p4: f64,
     illegal_move_spawns: bool,
     options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<String> {
+) -> PyResult<Py<PyAny>> {
     if games == 0 {
         return Err(value_error("games must be at least 1"));
     }
@@ -89,6 +108,14 @@ pub(crate) fn bench_json(
     let records = records
         .map_err(|_| PyRuntimeError::new_err("the benchmark thread panicked"))?
         .map_err(|e| bench_error(&e))?;
-    to_json(&config, &records)
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot encode the results as JSON: {e}")))
+    let text = to_json(&config, &records)
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot encode the results as JSON: {e}")))?;
+    parsed(py, &text)
+}
+
+/// The JSON `text` as Python objects (`json.loads`): one document, as
+/// `ai2048 bench --json` writes it, whatever is added to it later.
+fn parsed(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    let loads = py.import("json")?.getattr("loads")?;
+    Ok(loads.call1((text,))?.unbind())
 }

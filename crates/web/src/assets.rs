@@ -15,27 +15,24 @@ pub struct Asset {
 
 /// Every file of the page.
 pub const ASSETS: &[Asset] = &[
-    Asset {
-        path: "/",
-        content_type: "text/html; charset=utf-8",
-        body: include_str!("../assets/index.html"),
-    },
-    Asset {
-        path: "/style.css",
-        content_type: "text/css; charset=utf-8",
-        body: include_str!("../assets/style.css"),
-    },
-    Asset {
-        path: "/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../assets/app.js"),
-    },
-    Asset {
-        path: "/favicon.svg",
-        content_type: "image/svg+xml",
-        body: include_str!("../assets/favicon.svg"),
-    },
+    asset("/", HTML, include_str!("../assets/index.html")),
+    asset("/style.css", CSS, include_str!("../assets/style.css")),
+    asset("/app.js", JS, include_str!("../assets/app.js")),
+    asset("/favicon.svg", SVG, include_str!("../assets/favicon.svg")),
 ];
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+const fn asset(path: &'static str, content_type: &'static str, body: &'static str) -> Asset {
+    Asset {
+        path,
+        content_type,
+        body,
+    }
+}
 
 /// What the page may load: only its own files, and its own API.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \

@@ -165,6 +165,18 @@ const fn single(name: &'static str) -> [WeightInfo; 1] {
     [WeightInfo::free(name, 1.0)]
 }
 
+/// The evaluation by one feature, of [`Kind::Weighted`] with the [`single`] weight.
+macro_rules! one_feature {
+    ($name:literal, $about:literal) => {
+        EvalInfo {
+            name: $name,
+            about: $about,
+            weights: &single($name),
+            kind: Kind::Weighted,
+        }
+    };
+}
+
 /// Every named evaluation, the default first.
 pub const EVALS: &[EvalInfo] = &[
     EvalInfo {
@@ -212,30 +224,16 @@ pub const EVALS: &[EvalInfo] = &[
         weights: &COBB_DOUGLAS_WEIGHTS,
         kind: Kind::CobbDouglas,
     },
-    EvalInfo {
-        name: "empty",
-        about: "the number of empty cells",
-        weights: &single("empty"),
-        kind: Kind::Weighted,
-    },
-    EvalInfo {
-        name: "smoothness",
-        about: "minus the differences of neighbouring exponents",
-        weights: &single("smoothness"),
-        kind: Kind::Weighted,
-    },
-    EvalInfo {
-        name: "monotonicity",
-        about: "minus the non-monotonicity of the rows and columns",
-        weights: &single("monotonicity"),
-        kind: Kind::Weighted,
-    },
-    EvalInfo {
-        name: "merges",
-        about: "the number of neighbouring pairs of equal tiles",
-        weights: &single("merges"),
-        kind: Kind::Weighted,
-    },
+    one_feature!("empty", "the number of empty cells"),
+    one_feature!(
+        "smoothness",
+        "minus the differences of neighbouring exponents"
+    ),
+    one_feature!(
+        "monotonicity",
+        "minus the non-monotonicity of the rows and columns"
+    ),
+    one_feature!("merges", "the number of neighbouring pairs of equal tiles"),
 ];
 
 /// The name of the default evaluation of the searches.

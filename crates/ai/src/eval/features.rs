@@ -257,14 +257,7 @@ mod tests {
 
     #[test]
     fn ranges_hold_on_extreme_boards() {
-        let boards = [
-            Board::EMPTY,
-            Board::from_exponents([17; 16]).unwrap(),
-            Board::from_exponents([0, 17, 0, 17, 17, 0, 17, 0, 0, 17, 0, 17, 17, 0, 17, 0])
-                .unwrap(),
-            Board::from_exponents([17, 0, 17, 0, 0, 17, 0, 17, 17, 0, 17, 0, 0, 17, 0, 17])
-                .unwrap(),
-        ];
+        let boards = crate::eval::extreme_boards();
         for b in boards {
             for f in Feature::ALL {
                 let (lo, hi) = f.range();

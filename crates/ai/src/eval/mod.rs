@@ -62,6 +62,29 @@ pub use matrix::{symmetries, MatrixEval, CORNER, DIAGONAL, SNAKE};
 pub use simple::{Simple, SIMPLE_EMPTY_BONUS};
 pub use weighted::Weighted;
 
+/// Boards at the edges of the features' ranges, for the tests: empty, sixteen
+/// 131072s, the two checkerboards of empty cells and 131072s, and sixteen distinct
+/// tiles falling from 131072.
+#[cfg(test)]
+pub(crate) fn extreme_boards() -> [Board; 5] {
+    let checkers = |odd: u8| {
+        core::array::from_fn(|i| {
+            if (i / 4 + i) % 2 == usize::from(odd) {
+                0
+            } else {
+                17
+            }
+        })
+    };
+    [
+        Board::EMPTY,
+        Board::from_exponents([17; 16]).unwrap(),
+        Board::from_exponents(checkers(0)).unwrap(),
+        Board::from_exponents(checkers(1)).unwrap(),
+        Board::from_exponents(core::array::from_fn(|i| 17 - i as u8)).unwrap(),
+    ]
+}
+
 /// Scores a board: higher is better.
 ///
 /// Searches call [`Evaluator::eval`] at their leaves. They may ask whether the

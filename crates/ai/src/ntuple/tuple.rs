@@ -142,7 +142,7 @@ impl fmt::Display for Tuple {
     }
 }
 
-/// Named sets of tuples, the first the default.
+/// Named sets of tuples, the first the default, each as [`parse_tuples`] reads a list.
 ///
 /// - `4x6`: the four 6-tuples of Szubert and Jaśkowski's and Yeh et al.'s networks (two
 ///   rectangles and two "axes"), 4 × 16^6 weights: 256 MiB.
@@ -150,49 +150,11 @@ impl fmt::Display for Tuple {
 ///   (TDL2048+'s `5x6patt` and `8x6patt`), 320 MiB and 512 MiB.
 /// - `small`: two straight 4-tuples and three 2×2 squares, 5 × 16^4 weights: 1.25 MiB,
 ///   quick to learn and to test with.
-pub const TUPLE_SETS: &[(&str, &[&[u8]])] = &[
-    (
-        "4x6",
-        &[
-            &[0, 1, 2, 3, 4, 5],
-            &[4, 5, 6, 7, 8, 9],
-            &[0, 1, 2, 4, 5, 6],
-            &[4, 5, 6, 8, 9, 10],
-        ],
-    ),
-    (
-        "5x6",
-        &[
-            &[0, 1, 2, 3, 4, 5],
-            &[4, 5, 6, 7, 8, 9],
-            &[8, 9, 10, 11, 12, 13],
-            &[0, 1, 2, 4, 5, 6],
-            &[4, 5, 6, 8, 9, 10],
-        ],
-    ),
-    (
-        "8x6",
-        &[
-            &[0, 1, 2, 4, 5, 6],
-            &[4, 5, 6, 7, 8, 9],
-            &[0, 1, 2, 3, 4, 5],
-            &[2, 3, 4, 5, 6, 9],
-            &[0, 1, 2, 5, 9, 10],
-            &[3, 4, 5, 6, 7, 8],
-            &[1, 3, 4, 5, 6, 7],
-            &[0, 1, 4, 8, 9, 10],
-        ],
-    ),
-    (
-        "small",
-        &[
-            &[0, 1, 2, 3],
-            &[4, 5, 6, 7],
-            &[0, 1, 4, 5],
-            &[1, 2, 5, 6],
-            &[5, 6, 9, 10],
-        ],
-    ),
+pub const TUPLE_SETS: &[(&str, &str)] = &[
+    ("4x6", "0,1,2,3,4,5;4,5,6,7,8,9;0,1,2,4,5,6;4,5,6,8,9,10"),
+    ("5x6", "0,1,2,3,4,5;4,5,6,7,8,9;8,9,10,11,12,13;0,1,2,4,5,6;4,5,6,8,9,10"),
+    ("8x6", "0,1,2,4,5,6;4,5,6,7,8,9;0,1,2,3,4,5;2,3,4,5,6,9;0,1,2,5,9,10;3,4,5,6,7,8;1,3,4,5,6,7;0,1,4,8,9,10"),
+    ("small", "0,1,2,3;4,5,6,7;0,1,4,5;1,2,5,6;5,6,9,10"),
 ];
 
 /// The tuples of a named set of [`TUPLE_SETS`], or of a list written
@@ -210,9 +172,10 @@ pub const TUPLE_SETS: &[(&str, &[&[u8]])] = &[
 /// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
 /// ```
 pub fn parse_tuples(text: &str) -> Result<Vec<Tuple>, TupleError> {
-    if let Some((_, set)) = TUPLE_SETS.iter().find(|(name, _)| *name == text.trim()) {
-        return set.iter().map(|cells| Tuple::new(cells)).collect();
-    }
+    let text = match TUPLE_SETS.iter().find(|(name, _)| *name == text.trim()) {
+        Some(&(_, list)) => list,
+        None => text,
+    };
     if !text.contains(|c: char| c.is_ascii_digit()) {
         return Err(TupleError::UnknownSet(text.trim().to_owned()));
     }

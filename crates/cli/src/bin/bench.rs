@@ -3,18 +3,10 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
-#[derive(Parser)]
-#[command(
-    name = "bench",
-    about = "Play many games and report statistics (same as `ai2048 bench`)"
-)]
-struct Bench {
-    #[command(flatten)]
-    bench: ai2048::args::BenchArgs,
-}
+use ai2048::args::BenchArgs;
 
 fn main() -> ExitCode {
-    ai2048::report(ai2048::commands::bench::run(&Bench::parse().bench))
+    let about = "Play many games and report statistics (same as `ai2048 bench`)";
+    let args: BenchArgs = ai2048::lab_args("bench", about);
+    ai2048::report(ai2048::commands::bench::run(&args))
 }

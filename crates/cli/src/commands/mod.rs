@@ -7,6 +7,7 @@ pub mod play;
 pub mod players;
 pub mod replay;
 pub mod serve;
+pub mod setup;
 pub mod signature;
 pub mod sweep;
 pub mod train;

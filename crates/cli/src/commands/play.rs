@@ -8,16 +8,13 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
 use ai2048_engine::{Dir, Game, Rules};
 use anyhow::Result;
 
 use crate::args::PlayArgs;
-use crate::commands::watch::fresh_seed;
+use crate::commands::setup::{fresh_seed, Setup};
 use crate::files::save_replay;
-use crate::tui::ai::AiWorker;
-use crate::tui::app::{App, Config, Mode};
-use crate::tui::best::BestScore;
+use crate::tui::app::Mode;
 use crate::tui::speed::Speed;
 
 /// What a key or a line asks for.
@@ -105,16 +102,14 @@ impl Session {
 
 /// Plays a game with a person at the keys.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let rules = args.rules.rules()?;
-    let spec = args.ai.spec()?;
-    let limits = args.ai.limits()?;
-    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let setup = Setup::new(&args.ai, &args.rules, args.seed)?;
     let game = if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        play_screen(args, rules, &spec, limits, seed)?
+        let app = setup.run_screen(Mode::Play, Speed::default(), args.save.clone(), "best")?;
+        app.game().clone()
     } else {
         let mut session = Session {
-            rules,
-            game: Game::new(seed, rules)?,
+            rules: setup.rules,
+            game: Game::new(setup.seed, setup.rules)?,
             best: 0,
             message: String::new(),
         };
@@ -134,29 +129,6 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         save_replay(path, g, &mut std::io::stdout())?;
     }
     Ok(())
-}
-
-/// The full-screen game; returns the game on the screen when the person quit.
-fn play_screen(
-    args: &PlayArgs,
-    rules: Rules,
-    spec: &PlayerSpec,
-    limits: SearchLimits,
-    seed: u64,
-) -> Result<Game> {
-    let worker = AiWorker::spawn(create_player(spec, seed)?, limits)?;
-    let mut app = App::new(Config {
-        mode: Mode::Play,
-        rules,
-        seed,
-        ai: spec.to_string(),
-        speed: Speed::default(),
-        save_path: args.save.clone(),
-        best: BestScore::default_path("best").map_or_else(BestScore::in_memory, BestScore::load),
-    })?;
-    crate::tui::terminal::run(&mut app, &worker)?;
-    let _ = app.persist_best();
-    Ok(app.game().clone())
 }
 
 fn play_lines(session: &mut Session) -> Result<()> {

@@ -172,7 +172,7 @@ fn title(c: &SweepConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::testing::{args, assert_rejected};
+    use crate::args::testing::{args, assert_rejected, BAD_RUN_OPTIONS};
 
     #[test]
     fn validation() {
@@ -205,13 +205,9 @@ mod tests {
                 (&["--depth", "2"], "--depths"),
                 (&["--plot", "x.pdf"], ".svg or .png"),
                 (&["--plot", "x"], ".svg or .png"),
-                (&["--num-games", "0"], "--num-games"),
-                (&["--jobs", "0"], "--jobs"),
-                (&["--timeout", "0"], "--timeout"),
-                (&["--ai", "nope"], "unknown player"),
-                (&["--p4", "2"], "rules"),
             ],
         );
+        assert_rejected(config, BAD_RUN_OPTIONS);
     }
 
     #[test]

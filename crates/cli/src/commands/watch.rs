@@ -8,60 +8,34 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
-use ai2048_engine::{Game, Rules};
+use ai2048_ai::create_player;
+use ai2048_engine::Game;
 use anyhow::{Context, Result};
 
 use crate::args::WatchArgs;
+use crate::commands::setup::Setup;
 use crate::files::save_replay;
-use crate::tui::ai::AiWorker;
-use crate::tui::app::{App, Config, Mode};
-use crate::tui::best::BestScore;
+use crate::tui::app::Mode;
 use crate::tui::speed::Speed;
-
-/// A seed from the clock, for games the user did not seed. It is printed, so the game
-/// can still be replayed.
-pub fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    ai2048_engine::rng::derive_seed(nanos, u64::from(std::process::id()))
-}
 
 /// Plays with the chosen AI: full screen on a terminal, else one game in plain text.
 pub fn run(args: &WatchArgs) -> Result<()> {
-    let rules = args.rules.rules()?;
-    let spec = args.ai.spec()?;
-    let limits = args.ai.limits()?;
-    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let setup = Setup::new(&args.ai, &args.rules, args.seed)?;
     if !args.plain && std::io::stdout().is_terminal() {
-        watch_screen(args, rules, &spec, limits, seed)
+        watch_screen(args, &setup)
     } else {
-        watch_plain(args, rules, &spec, limits, seed)
+        watch_plain(args, &setup)
     }
 }
 
 /// The full-screen game, then the summary and `--save` once the screen is gone.
-fn watch_screen(
-    args: &WatchArgs,
-    rules: Rules,
-    spec: &PlayerSpec,
-    limits: SearchLimits,
-    seed: u64,
-) -> Result<()> {
-    let worker = AiWorker::spawn(create_player(spec, seed)?, limits)?;
-    let mut app = App::new(Config {
-        mode: Mode::Watch,
-        rules,
-        seed,
-        ai: spec.to_string(),
-        speed: Speed::new(args.delay_ms),
-        save_path: args.save.clone(),
-        best: BestScore::default_path("best-watch")
-            .map_or_else(BestScore::in_memory, BestScore::load),
-    })?;
-    crate::tui::terminal::run(&mut app, &worker)?;
-    let _ = app.persist_best();
+fn watch_screen(args: &WatchArgs, setup: &Setup) -> Result<()> {
+    let app = setup.run_screen(
+        Mode::Watch,
+        Speed::new(args.delay_ms),
+        args.save.clone(),
+        "best-watch",
+    )?;
     let game = app.game();
     let stats = app.stats();
     let mut out = std::io::stdout().lock();
@@ -86,13 +60,13 @@ fn watch_screen(
 }
 
 /// One game, every board printed as plain text.
-fn watch_plain(
-    args: &WatchArgs,
-    rules: Rules,
-    spec: &PlayerSpec,
-    limits: SearchLimits,
-    seed: u64,
-) -> Result<()> {
+fn watch_plain(args: &WatchArgs, setup: &Setup) -> Result<()> {
+    let Setup {
+        rules,
+        ref spec,
+        limits,
+        seed,
+    } = *setup;
     let mut game = Game::new(seed, rules)?;
     let mut player = create_player(spec, seed)?;
     let mut out = std::io::stdout().lock();

@@ -34,6 +34,20 @@ pub fn temp_path(name: &str, ext: &str) -> PathBuf {
     ))
 }
 
+/// Asserts that a command failed, saying `message` on stderr.
+pub fn assert_fails(out: &std::process::Output, message: &str) {
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "succeeded: {stderr}");
+    assert!(stderr.contains(message), "{stderr:?} lacks {message:?}");
+}
+
+/// Asserts that a command succeeded, printing `expected` on stdout.
+pub fn assert_prints(out: &std::process::Output, expected: &str) {
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "failed: {}", text(&out.stderr));
+    assert!(stdout.contains(expected), "{stdout:?} lacks {expected:?}");
+}
+
 /// Asserts that `ai2048 COMMAND -q [DEFAULT] CASE` fails for each case, with its message
 /// on stderr, no panic and nothing on stdout. `default` (a flag and its value) is left
 /// out of the cases that give its flag.

@@ -36,11 +36,11 @@ from ._ai2048 import (
     SearchResult,
     Turn,
     __version__,
+    bench,
     derive_seed,
     fresh_seed,
     players,
 )
-from ._bench import bench
 from ._direction import Direction
 from .ucsb import NextMove
 

@@ -260,7 +260,7 @@ class Network:
 def players() -> list[dict[str, Any]]:
     """The players, the default first: name, about and options of each."""
 
-def bench_json(
+def bench(
     ai: str = "expectimax",
     *,
     games: int = 100,
@@ -275,8 +275,9 @@ def bench_json(
     p4: float = 0.1,
     illegal_move_spawns: bool = False,
     **options: str | int | float | bool,
-) -> str:
-    """The JSON text of ``ai2048 bench --json`` for these games (see ``ai2048.bench``)."""
+) -> dict[str, Any]:
+    """Play ``games`` seeded games of the player ``ai`` and return their statistics:
+    the document ``ai2048 bench --json`` writes, parsed (see ``help(ai2048.bench)``)."""
 
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run from ``seed``, as ``ai2048 bench`` derives it."""
