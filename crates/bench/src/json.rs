@@ -37,6 +37,11 @@ use crate::{BenchConfig, GameRecord, Summary, TileReach};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_json(config: &BenchConfig, records: &[GameRecord]) -> serde_json::Result<String> {
+    document(&ConfigJson::new(config), records)
+}
+
+/// [`to_json`] for a configuration as the document writes it.
+pub(crate) fn document(config: &ConfigJson, records: &[GameRecord]) -> serde_json::Result<String> {
     let summary = Summary::from_records(records);
     let s = summary.as_ref();
     let head = Head {
@@ -57,7 +62,7 @@ pub fn to_json(config: &BenchConfig, records: &[GameRecord]) -> serde_json::Resu
         reach_ci: ReachCi(s.map_or(&[], |s| &s.reach)),
         requested_games: config.games,
         interrupted: (records.len() as u64) < config.games,
-        config: ConfigJson::new(config),
+        config,
     };
     let mut out = serde_json::to_string_pretty(&head)?;
     // `runs` goes last, one compact record per line, so that a file of 100 000 games
@@ -97,11 +102,11 @@ struct Head<'a> {
     reach_ci: ReachCi<'a>,
     requested_games: u64,
     interrupted: bool,
-    config: ConfigJson,
+    config: &'a ConfigJson,
 }
 
 /// The configuration, as a user would write it again.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ConfigJson {
     pub(crate) ai: String,
     pub(crate) depth: Option<u32>,
@@ -117,7 +122,7 @@ pub(crate) struct ConfigJson {
 }
 
 /// The rules of the games.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct RulesJson {
     start_tiles: u8,
     four_probability: f64,

@@ -5,7 +5,8 @@
 //! - [`BenchConfig`] and [`run_bench`]: play the games on threads, stoppable at any
 //!   time without losing the finished ones; [`play_game`] plays one.
 //! - [`SavedRun`] and [`resume_bench`]: read a run back from its JSON and play only
-//!   the games it lacks, to finish an interrupted run or extend a finished one.
+//!   the games it lacks, to finish an interrupted run or extend a finished one;
+//!   [`MergedRun`]: the shards of a run, played apart, merged back into the run.
 //! - [`GameRecord`]: what one game came to; [`run_tasks`]: the pool of threads that
 //!   plays games, for benchmarks, sweeps and tuning alike.
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
@@ -45,6 +46,7 @@
 #[cfg(feature = "plot")]
 mod curve;
 mod json;
+mod merge;
 #[cfg(feature = "plot")]
 mod plot;
 mod pool;
@@ -59,6 +61,7 @@ mod table;
 #[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
+pub use merge::{MergeError, MergedRun};
 #[cfg(feature = "plot")]
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use pool::{panic_message, run_tasks};

@@ -41,16 +41,17 @@ pub struct SavedRun {
     records: Vec<GameRecord>,
 }
 
-/// The parts of the document a resumed run needs; the statistics are computed anew.
+/// The parts of the document a resumed or merged run needs; the statistics are
+/// computed anew.
 #[derive(Deserialize)]
-struct Document {
-    config: ConfigJson,
-    runs: Vec<GameRecord>,
+pub(crate) struct Document {
+    pub(crate) config: ConfigJson,
+    pub(crate) runs: Vec<GameRecord>,
 }
 
 /// The settings that do not change which games a run plays, nor how: a resumed run may
 /// ask for more games, or play them on more threads.
-const FREE_SETTINGS: [&str; 2] = ["games", "jobs"];
+pub(crate) const FREE_SETTINGS: [&str; 2] = ["games", "jobs"];
 
 impl SavedRun {
     /// Reads a run's JSON document.
@@ -106,7 +107,7 @@ impl SavedRun {
 }
 
 /// A configuration as a JSON object, to compare its fields by name.
-fn as_object(config: &ConfigJson) -> serde_json::Map<String, serde_json::Value> {
+pub(crate) fn as_object(config: &ConfigJson) -> serde_json::Map<String, serde_json::Value> {
     match serde_json::to_value(config) {
         Ok(serde_json::Value::Object(map)) => map,
         _ => unreachable!("a ConfigJson is a JSON object"),

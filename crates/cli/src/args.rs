@@ -296,6 +296,20 @@ pub struct BenchArgs {
     /// and the whole run is reported and written back to the file (or to --json).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Merge the --json files of the shards of one run (each played with --first-game
+    /// and --num-games, here or elsewhere) into the whole run: report it, and write it
+    /// to --json. Files played with other settings, holding the same game, or corrupt
+    /// are refused; games no file holds are reported, for --resume to play.
+    #[arg(
+        long,
+        num_args = 1..,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
+            "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
+        ]
+    )]
+    pub merge: Vec<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -7,6 +7,20 @@ use std::path::Path;
 use ai2048_engine::Game;
 use anyhow::{bail, Context, Result};
 
+/// Writes a JSON document (or fails with the error that encoding it gave) to `path`
+/// atomically (see [`write_atomic`]), and says on `out` that `what` was written there.
+pub fn write_json(
+    path: &Path,
+    json: serde_json::Result<String>,
+    what: &str,
+    out: &mut impl Write,
+) -> Result<()> {
+    let json = json.context("cannot encode the results as JSON")?;
+    write_atomic(path, json.as_bytes())?;
+    writeln!(out, "{what} written to {}", path.display())?;
+    Ok(())
+}
+
 /// Writes `game`'s replay to `path` atomically (see [`write_atomic`]) and says so on
 /// `out`: what `--save` does at the end of `watch` and `play`.
 pub fn save_replay(path: &Path, game: &Game, out: &mut impl Write) -> Result<()> {

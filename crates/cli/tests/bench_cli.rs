@@ -482,3 +482,47 @@ fn resume_finishes_an_interrupted_run() {
     assert_eq!(resumed["interrupted"], false);
     assert_eq!(outcomes(&resumed), outcomes(&whole));
 }
+
+#[test]
+fn shards_merge_into_the_whole_run() {
+    // The run's options, and more.
+    let run =
+        |more: &[&str]| ai2048(&[&["--ai", "greedy", "--seed", "3", "-q"][..], more].concat());
+    let shard = |first: &str, games: &str| {
+        let path = temp_path(&format!("shard-{first}"), "json");
+        let json = path.to_str().expect("utf-8");
+        let out = run(&["--first-game", first, "--num-games", games, "--json", json]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        path
+    };
+    let (a, b, c) = (shard("0", "3"), shard("3", "2"), shard("7", "2"));
+    let (whole, _) = bench_json(&["--ai", "greedy", "--seed", "3", "--num-games", "9"]);
+    let merged = temp_path("merged", "json");
+    let arg = |p: &std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
+    let (a_, b_, c_, m_) = (arg(&a), arg(&b), arg(&c), arg(&merged));
+
+    // Games 5 and 6 are in no file: reported missing, then played by --resume.
+    let out = ai2048(&["--merge", &c_, &a_, &b_, "--json", &m_]);
+    assert_prints(&out, "merged 3 files: 7 of the 9 games from game 0 to 8");
+    assert!(text(&out.stdout).contains("missing: games 5 to 6 (2 games)"));
+    assert_prints(&run(&["--num-games", "9", "--resume", &m_]), "resumed from");
+    let v = read_json(&merged);
+    assert_eq!(outcomes(&v), outcomes(&whole));
+    assert_eq!(v["mean_score"], whole["mean_score"]);
+    assert_eq!(v["reach"], whole["reach"]);
+
+    // The same game twice, and options a merge would ignore, are refused.
+    let overlap = shard("2", "2");
+    let o_ = arg(&overlap);
+    assert_fails(
+        &ai2048(&["--merge", &o_, &a_]),
+        &format!("--merge: {a_} and {o_} both hold game 2"),
+    );
+    assert_fails(
+        &ai2048(&["--merge", &a_, "--seed", "3"]),
+        "cannot be used with",
+    );
+    for p in [a, b, c, overlap, merged] {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ai2048_bench::{run_bench, to_json, BenchConfig};
+use ai2048_bench::{run_bench, to_json, BenchConfig, MergedRun};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -118,4 +118,30 @@ pub(crate) fn bench(
 fn parsed(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     let loads = py.import("json")?.getattr("loads")?;
     Ok(loads.call1((text,))?.unbind())
+}
+
+/// Merges the JSON documents of the shards of one run, given as ``(name, text)`` pairs
+/// (the name is for messages), into the document of the whole run, as
+/// ``ai2048 bench --merge`` does; with ``first_game`` and ``games``, the whole run
+/// covers those games too, and those no shard holds make it ``interrupted``.
+///
+/// Raises ValueError, naming the shards, for a corrupt one, shards played with other
+/// settings, or the same game in two.
+#[pyfunction]
+#[pyo3(signature = (shards, *, first_game = None, games = None))]
+pub(crate) fn merge_runs(
+    py: Python<'_>,
+    shards: Vec<(String, String)>,
+    first_game: Option<u64>,
+    games: Option<u64>,
+) -> PyResult<Py<PyAny>> {
+    let mut merged = MergedRun::from_shards(shards.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .map_err(|e| value_error(e.to_string()))?;
+    if let (Some(first), Some(games)) = (first_game, games) {
+        merged.cover(first, games);
+    }
+    let text = merged
+        .to_json()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot encode the results as JSON: {e}")))?;
+    parsed(py, &text)
 }

@@ -46,6 +46,7 @@ fn _ai2048(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<player::PySearchResult>()?;
     m.add_function(wrap_pyfunction!(player::players, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::merge_runs, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(fresh_seed, m)?)?;
     m.add(

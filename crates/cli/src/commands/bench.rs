@@ -5,20 +5,20 @@
 //! once.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use ai2048_bench::{
-    format_summary, resume_bench, to_json, BenchConfig, GameRecord, SavedRun, Summary,
+    format_summary, resume_bench, to_json, BenchConfig, GameRecord, MergedRun, SavedRun, Summary,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
-use crate::args::BenchArgs;
+use crate::args::{AiArgs, BenchArgs, JobsArgs, RulesArgs, TimeoutArgs};
 use crate::describe::describe_rules;
-use crate::files::write_atomic;
+use crate::files::write_json;
 use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::memory::peak_resident;
 use crate::progress::games_bar;
@@ -33,6 +33,10 @@ use crate::progress::games_bar;
 ///
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
+    if !args.merge.is_empty() {
+        merge(&args.merge, args.json.as_deref())?;
+        return Ok(Outcome::Done);
+    }
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
     let config = config(args)?;
@@ -95,19 +99,80 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
         None => writeln!(out, "no game finished: nothing to report")?,
     }
     if let Some(path) = args.json.as_ref().or(args.resume.as_ref()) {
-        let json = to_json(&config, &records).context("cannot encode the results as JSON")?;
-        write_atomic(path, json.as_bytes())?;
-        writeln!(
-            out,
-            "\n{} game records written to {}",
-            records.len(),
-            path.display()
-        )?;
+        let what = format!("\n{} game records", records.len());
+        write_json(path, to_json(&config, &records), &what, &mut out)?;
     }
     out.flush()?;
     Ok(Outcome::from_interrupted(
         interrupted && stop.load(Ordering::Relaxed),
     ))
+}
+
+/// `--merge`: the shards' files merged into the whole run, reported, and written to
+/// `json` if given.
+fn merge(files: &[PathBuf], json: Option<&Path>) -> Result<()> {
+    let texts = files
+        .iter()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .with_context(|| format!("--merge: cannot read {}", path.display()))
+        })
+        .collect::<Result<Vec<String>>>()?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let merged = MergedRun::from_shards(
+        names
+            .iter()
+            .map(String::as_str)
+            .zip(texts.iter().map(String::as_str)),
+    )
+    .context("--merge")?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "merged {} files: {} of the {} games from game {} to {}",
+        files.len(),
+        merged.records().len(),
+        merged.games(),
+        merged.first_game(),
+        merged
+            .first_game()
+            .saturating_add(merged.games())
+            .saturating_sub(1)
+    )?;
+    let missing: u64 = merged.missing().iter().map(|r| r.end - r.start).sum();
+    if missing > 0 {
+        writeln!(
+            out,
+            "missing: {} ({missing} games); the run's options with --first-game {} \
+             --num-games {} and --resume on the merged file play them",
+            index_ranges(merged.missing()),
+            merged.first_game(),
+            merged.games()
+        )?;
+    }
+    match Summary::from_records(merged.records()) {
+        Some(summary) => write!(out, "\n{}", format_summary(&summary))?,
+        None => writeln!(out, "no game finished: nothing to report")?,
+    }
+    if let Some(path) = json {
+        let what = format!("\n{} game records", merged.records().len());
+        write_json(path, merged.to_json(), &what, &mut out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Ranges of game indices as text: `games 4 to 6, 9`.
+fn index_ranges(ranges: &[std::ops::Range<u64>]) -> String {
+    let text: Vec<String> = ranges
+        .iter()
+        .map(|r| match r.end - r.start {
+            1 => r.start.to_string(),
+            _ => format!("{} to {}", r.start, r.end - 1),
+        })
+        .collect();
+    let one = ranges.len() == 1 && ranges[0].end - ranges[0].start == 1;
+    format!("game{} {}", if one { "" } else { "s" }, text.join(", "))
 }
 
 /// The finished games of the run saved in `path`, checked to be games of `config`.
@@ -127,24 +192,46 @@ fn saved_games(path: &Path, config: &BenchConfig) -> Result<Vec<GameRecord>> {
 
 /// The validated configuration of the run.
 fn config(args: &BenchArgs) -> Result<BenchConfig> {
-    let player = args.ai.spec()?;
-    let limits = args.ai.limits()?;
-    let rules = args.rules.rules()?;
-    if args.num_games == 0 {
+    let config = run_config(
+        &args.ai,
+        &args.rules,
+        args.num_games,
+        args.first_game,
+        &args.timeout,
+        args.seed,
+        &args.jobs,
+    )?;
+    config.validate()?;
+    Ok(config)
+}
+
+/// A run of `games` games from `first_game` on, from the options of every command that
+/// plays runs (`bench`, `sweep`), each checked as it is read.
+pub(crate) fn run_config(
+    ai: &AiArgs,
+    rules: &RulesArgs,
+    games: u64,
+    first_game: u64,
+    timeout: &TimeoutArgs,
+    seed: u64,
+    jobs: &JobsArgs,
+) -> Result<BenchConfig> {
+    let player = ai.spec()?;
+    let limits = ai.limits()?;
+    let rules = rules.rules()?;
+    if games == 0 {
         bail!("--num-games must be at least 1");
     }
-    let config = BenchConfig {
-        games: args.num_games,
-        first_game: args.first_game,
-        seed: args.seed,
-        jobs: args.jobs.jobs()?,
-        timeout: args.timeout.timeout()?,
+    Ok(BenchConfig {
+        games,
+        first_game,
+        seed,
+        jobs: jobs.jobs()?,
+        timeout: timeout.timeout()?,
         rules,
         player,
         limits,
-    };
-    config.validate()?;
-    Ok(config)
+    })
 }
 
 /// One line on what was benchmarked.
@@ -220,6 +307,15 @@ mod tests {
 
     use super::*;
     use crate::args::testing::{args, assert_rejected, BAD_RUN_OPTIONS};
+
+    #[test]
+    fn missing_games_read_as_ranges() {
+        assert_eq!(index_ranges(std::slice::from_ref(&(7..8))), "game 7");
+        assert_eq!(
+            index_ranges(&[4..7, 9..10, 11..13]),
+            "games 4 to 6, 9, 11 to 12"
+        );
+    }
 
     #[test]
     fn validation() {

@@ -9,14 +9,13 @@ use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use ai2048_bench::{
-    parse_depths, plot_sweep, run_sweep, BenchConfig, PlotFormat, Sweep, SweepConfig,
-};
+use ai2048_bench::{parse_depths, plot_sweep, run_sweep, PlotFormat, Sweep, SweepConfig};
 use anyhow::{bail, Context, Result};
 
 use crate::args::SweepArgs;
+use crate::commands::bench::run_config;
 use crate::describe::describe_rules;
-use crate::files::write_atomic;
+use crate::files::{write_atomic, write_json};
 use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::progress::games_bar;
 
@@ -73,17 +72,12 @@ pub fn run(args: &SweepArgs) -> Result<Outcome> {
         writeln!(out, "\nplot written to {}", path.display())?;
     }
     if let Some(path) = &args.json {
-        let json = sweep
-            .to_json()
-            .context("cannot encode the results as JSON")?;
-        write_atomic(path, json.as_bytes())?;
-        writeln!(
-            out,
-            "{}{} rows and {games} game records written to {}",
+        let what = format!(
+            "{}{} rows and {games} game records",
             if plot.is_some() { "" } else { "\n" },
-            sweep.rows.len(),
-            path.display()
-        )?;
+            sweep.rows.len()
+        );
+        write_json(path, sweep.to_json(), &what, &mut out)?;
     }
     out.flush()?;
     Ok(Outcome::from_interrupted(
@@ -94,32 +88,23 @@ pub fn run(args: &SweepArgs) -> Result<Outcome> {
 /// The validated configuration of the sweep. The plot's format is checked too, so
 /// that a bad file name fails before any game is played.
 fn config(args: &SweepArgs) -> Result<SweepConfig> {
-    let player = args.ai.spec()?;
     if args.ai.depth.is_some() {
         bail!("--depth does not apply to a sweep: give the depths with --depths, such as --depths 1..3");
     }
-    let limits = args.ai.limits()?;
     let depths = parse_depths(&args.depths).context("--depths")?;
-    let rules = args.rules.rules()?;
-    if args.num_games == 0 {
-        bail!("--num-games must be at least 1");
-    }
     if let Some(path) = &args.plot {
         PlotFormat::from_path(path).context("--plot")?;
     }
-    let config = SweepConfig {
-        bench: BenchConfig {
-            games: args.num_games,
-            first_game: 0,
-            seed: args.seed,
-            jobs: args.jobs.jobs()?,
-            timeout: args.timeout.timeout()?,
-            rules,
-            player,
-            limits,
-        },
-        depths,
-    };
+    let bench = run_config(
+        &args.ai,
+        &args.rules,
+        args.num_games,
+        0,
+        &args.timeout,
+        args.seed,
+        &args.jobs,
+    )?;
+    let config = SweepConfig { bench, depths };
     config.validate()?;
     Ok(config)
 }

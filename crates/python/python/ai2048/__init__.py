@@ -7,7 +7,9 @@
   options; :meth:`Player.best_move` returns a :class:`SearchResult`.
 - :class:`Network`: an n-tuple network to train by self-play, save, load and play
   with (``Player("expectimax", network=path)``).
-- :func:`bench`: many seeded games on all cores, with the statistics of ``ai2048 bench``.
+- :func:`bench`: many seeded games on all cores, with the statistics of ``ai2048 bench``;
+  :func:`merge_runs` merges the shards of a run, and :mod:`ai2048.distributed` plays
+  them on a Ray cluster.
 - :func:`NextMove`: the UCSB CS 165A grader's entry point.
 - :class:`Env`: a Gymnasium-style environment (registered as ``"ai2048/2048-v0"`` when
   Gymnasium is installed).
@@ -39,6 +41,7 @@ from ._ai2048 import (
     bench,
     derive_seed,
     fresh_seed,
+    merge_runs,
     players,
 )
 from ._direction import Direction
@@ -66,6 +69,7 @@ __all__ = [
     "bench",
     "derive_seed",
     "fresh_seed",
+    "merge_runs",
     "players",
 ]
 

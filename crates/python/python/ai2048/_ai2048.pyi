@@ -279,6 +279,15 @@ def bench(
     """Play ``games`` seeded games of the player ``ai`` and return their statistics:
     the document ``ai2048 bench --json`` writes, parsed (see ``help(ai2048.bench)``)."""
 
+def merge_runs(
+    shards: list[tuple[str, str]],
+    *,
+    first_game: int | None = None,
+    games: int | None = None,
+) -> dict[str, Any]:
+    """Merge the JSON documents of a run's shards, ``(name, text)`` pairs, into the
+    document of the whole run, as ``ai2048 bench --merge`` does."""
+
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run from ``seed``, as ``ai2048 bench`` derives it."""
 

@@ -370,7 +370,7 @@ impl Expectimax {
         eval: &E,
     ) -> (RootValues, u64) {
         if self.config.threads > 1 && depth > 0 {
-            return self.root_parallel(board, depth, deadline, eval);
+            return self.root_parallel(board, depth, eval, deadline);
         }
         let mut search = new_search(&self.config, eval, self.tts.first_mut(), deadline);
         let values = search.root(board, depth);
@@ -383,8 +383,8 @@ impl Expectimax {
         &mut self,
         board: Board,
         depth: u32,
-        deadline: Option<Instant>,
         eval: &E,
+        deadline: Option<Instant>,
     ) -> (RootValues, u64) {
         let p4 = self.config.four_probability.clamp(0.0, 1.0);
         let mut values = [None; 4];
