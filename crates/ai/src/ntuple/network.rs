@@ -382,23 +382,22 @@ impl NTupleNetwork {
         }
     }
 
-    /// The weights that are not 0, counted by the largest tile their entry holds:
+    /// The weights counted by the largest tile their entry holds, as (not 0, all):
     /// element `e` for 2^`e` (0 for an entry of empty cells only). What a network has
     /// learned of each tile: training moves only the weights of boards it has seen.
     #[must_use]
-    pub fn nonzero_by_largest_tile(&self) -> [u64; 16] {
-        let mut counts = [0u64; 16];
+    pub fn learned_by_largest_tile(&self) -> [(u64, u64); 16] {
+        let mut counts = [(0u64, 0u64); 16];
         let starts = self.table_starts();
         for (t, pair) in starts.windows(2).enumerate() {
             let cells = self.tuples[t % self.tuples.len()].cells().len();
             for (entry, i) in (pair[0]..pair[1]).enumerate() {
-                if self.weights.get(i) != 0.0 {
-                    let largest = (0..cells)
-                        .map(|k| entry >> (4 * k) & 0xF)
-                        .max()
-                        .unwrap_or(0);
-                    counts[largest] += 1;
-                }
+                let largest = (0..cells)
+                    .map(|k| entry >> (4 * k) & 0xF)
+                    .max()
+                    .unwrap_or(0);
+                counts[largest].0 += u64::from(self.weights.get(i) != 0.0);
+                counts[largest].1 += 1;
             }
         }
         counts

@@ -114,19 +114,11 @@ fn describe(out: &mut impl Write, path: &Path, bytes: &[u8]) -> Result<()> {
     )?;
     // What it has learned of each tile: from 1024 up, the share of the weights whose
     // largest tile it is that are not 0.
-    let nonzero = net.nonzero_by_largest_tile();
-    let by_tile: Vec<String> = (10..16u32)
+    let learned = net.learned_by_largest_tile();
+    let by_tile: Vec<String> = (10..16)
         .map(|e| {
-            let entries: u64 = net
-                .tuples()
-                .iter()
-                .map(|t| {
-                    u64::from(e + 1).pow(t.cells().len() as u32)
-                        - u64::from(e).pow(t.cells().len() as u32)
-                })
-                .sum::<u64>()
-                * net.stages().count() as u64;
-            let share = 100.0 * nonzero[e as usize] as f64 / entries.max(1) as f64;
+            let (nonzero, all) = learned[e];
+            let share = 100.0 * nonzero as f64 / all.max(1) as f64;
             format!("{} {share:.1}%", 1u32 << e)
         })
         .collect();
