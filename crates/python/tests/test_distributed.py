@@ -114,3 +114,44 @@ def test_missing_games_make_the_run_interrupted():
     assert run["games"] == 2
     assert run["requested_games"] == 5
     assert run["interrupted"] is True
+
+
+def test_ctrl_c_returns_the_finished_games_marked_interrupted():
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    # Many one-game tasks of about a second each: the child is interrupted once the
+    # progress bar shows the first finished, with most still to play.
+    ai, games = "expectimax:eval=simple,tt-mb=1", 200
+    code = (
+        # The child takes Ctrl-C as a terminal gives it (see test_bench).
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import json, ray, ai2048.distributed as d\n"
+        "ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)\n"
+        f"run = d.bench({ai!r}, games={games}, seed=4, depth=2, shards={games}, progress=True)\n"
+        "print(json.dumps(run), flush=True)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    seen = b""
+    while not re.search(rb"\] [1-9]\d*/\d+ games", seen):
+        chunk = proc.stderr.read1(4096)
+        assert chunk, f"the child ended before a game finished: {seen[-2000:]!r}"
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err[-2000:]
+    run = json.loads(out)
+    assert run["interrupted"] is True
+    assert run["requested_games"] == games
+    assert 1 <= run["games"] < games
+    indices = [r["index"] for r in run["runs"]]
+    assert len(set(indices)) == len(indices)
+    # A finished game is the game the whole run plays at its index.
+    first = run["runs"][0]
+    alone = ai2048.bench(ai, games=1, first_game=first["index"], seed=4, depth=2)
+    assert outcomes(alone) == outcomes({"runs": [first]})

@@ -66,10 +66,14 @@ def bench(
     """Play the games of ``ai2048.bench(ai, games=..., first_game=..., **kwargs)`` as
     Ray tasks, and return the same dict: the same runs and statistics, other timings.
 
-    ``shards`` is the number of tasks (by default four per task slot of the cluster,
-    so that slow slices do not hold the end up); each task asks Ray for
-    ``cpus_per_task`` CPUs and plays that many games at once (fewer when ``threads``
-    searches each move on several; it asks for at least ``threads`` CPUs). ``kwargs`` are those
+    ``shards`` is the number of tasks. Each task asks Ray for ``cpus_per_task`` CPUs
+    and plays that many games at once (fewer when ``threads`` searches each move on
+    several; it asks for at least ``threads`` CPUs). By default a task on one CPU
+    plays one game, and a task playing J games at once 8 J games, with at most 64
+    tasks per task slot of the cluster: Ray hands the next task to whichever slot is
+    free, so a long game does not hold the end up. On one machine, tasks of all its
+    CPUs (``cpus_per_task`` = the CPUs) share one copy of the network in one process
+    and run faster than a task per CPU (see the README). ``kwargs`` are those
     of ``ai2048.bench`` (``seed``, ``depth``, ``time_ms``, ``timeout``, player options
     ...) but ``jobs``, which ``cpus_per_task`` sets. A progress bar on stderr counts
     the finished games (by default when stderr is a terminal).
@@ -159,9 +163,7 @@ def _run(
             raise ValueError("first_game must be at least 0")
     if not ray.is_initialized():
         ray.init()
-    if shards is None:
-        slots = int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task
-        shards = 4 * max(1, slots)
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
     task = ray.remote(max_retries=MAX_RETRIES)(_play)
     pending: dict[Any, tuple[int, str]] = {}
     for p, (ai, games, first_game, kwargs) in enumerate(plans):
@@ -170,7 +172,13 @@ def _run(
         threads = kwargs.get("threads") or 1
         jobs = max(1, cpus_per_task // threads)
         cpus = max(cpus_per_task, threads)
-        for start, n in slices(first_game, games, shards):
+        # By default a task of one game on one CPU (up to 64 tasks a slot): Ray gives
+        # the next to whichever slot is free, so a long game does not hold the end
+        # up. A task playing games side by side gets 8 for each, so that the CPUs its
+        # last game leaves idle are a small share of its time.
+        per_task = 1 if jobs == 1 else 8 * jobs
+        n_shards = shards or max(1, min(64 * slots, games // per_task))
+        for start, n in slices(first_game, games, n_shards):
             ref = task.options(num_cpus=cpus).remote(ai, start, n, jobs, dict(kwargs))
             pending[ref] = (p, f"games {start} to {start + n - 1}")
     finished: list[list[tuple[str, str]]] = [[] for _ in plans]
