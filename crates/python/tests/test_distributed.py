@@ -52,6 +52,18 @@ def test_a_sharded_run_is_the_whole_run(cluster):
     # A slice of the run, in more shards than CPUs.
     part = bench(SETTINGS["ai"], games=5, first_game=7, seed=4, shards=5, progress=False)
     assert outcomes(part) == outcomes(whole)[7:12]
+    # By default a task takes the machine's 2 CPUs, and plays its games 2 at once.
+    default = bench(SETTINGS["ai"], games=12, seed=4, progress=False)
+    same_run(default, whole)
+    assert default["config"]["jobs"] == 2
+
+
+def test_the_module_examples_hold():
+    import doctest
+
+    import ai2048.distributed
+
+    assert doctest.testmod(ai2048.distributed).failed == 0
 
 
 def test_a_task_whose_worker_dies_is_retried(cluster, tmp_path):
@@ -131,7 +143,7 @@ def test_ctrl_c_returns_the_finished_games_marked_interrupted():
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import json, ray, ai2048.distributed as d\n"
         "ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)\n"
-        f"run = d.bench({ai!r}, games={games}, seed=4, depth=2, shards={games}, progress=True)\n"
+        f"run = d.bench({ai!r}, games={games}, seed=4, depth=2, cpus_per_task=1, progress=True)\n"
         "print(json.dumps(run), flush=True)\n"
     )
     proc = subprocess.Popen(

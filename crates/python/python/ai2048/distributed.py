@@ -59,21 +59,21 @@ def bench(
     games: int = 100,
     first_game: int = 0,
     shards: int | None = None,
-    cpus_per_task: int = 1,
+    cpus_per_task: int | None = None,
     progress: bool | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
     """Play the games of ``ai2048.bench(ai, games=..., first_game=..., **kwargs)`` as
     Ray tasks, and return the same dict: the same runs and statistics, other timings.
 
-    ``shards`` is the number of tasks. Each task asks Ray for ``cpus_per_task`` CPUs
-    and plays that many games at once (fewer when ``threads`` searches each move on
-    several; it asks for at least ``threads`` CPUs). By default a task on one CPU
-    plays one game, and a task playing J games at once 8 J games, with at most 64
-    tasks per task slot of the cluster: Ray hands the next task to whichever slot is
-    free, so a long game does not hold the end up. On one machine, tasks of all its
-    CPUs (``cpus_per_task`` = the CPUs) share one copy of the network in one process
-    and run faster than a task per CPU (see the README). ``kwargs`` are those
+    Each task asks Ray for ``cpus_per_task`` CPUs (by default, the CPUs of the
+    cluster's smallest machine) and plays that many games at once (fewer when
+    ``threads`` searches each move on several; it asks for at least ``threads``
+    CPUs). A task's games share one copy of the network in one process: a task per
+    CPU, a process each, runs the same games 11% slower on a 2-CPU machine (see the
+    README). ``shards`` is the number of tasks: by default one game a task on one
+    CPU, and about 8 games for each game a task plays at once on more, as many
+    tasks for each slot of the cluster (see ``_default_shards``). ``kwargs`` are those
     of ``ai2048.bench`` (``seed``, ``depth``, ``time_ms``, ``timeout``, player options
     ...) but ``jobs``, which ``cpus_per_task`` sets. A progress bar on stderr counts
     the finished games (by default when stderr is a terminal).
@@ -98,7 +98,7 @@ def sweep(
     games: int = 20,
     first_game: int = 0,
     shards: int | None = None,
-    cpus_per_task: int = 1,
+    cpus_per_task: int | None = None,
     progress: bool | None = None,
     **kwargs: Any,
 ) -> list[dict[str, Any]]:
@@ -147,12 +147,12 @@ def _play(ai: str, first_game: int, games: int, jobs: int, kwargs: dict[str, Any
 def _run(
     plans: list[tuple[str, int, int, dict[str, Any]]],
     shards: int | None,
-    cpus_per_task: int,
+    cpus_per_task: int | None,
     progress: bool | None,
 ) -> list[dict[str, Any] | None]:
     """Plays every plan's games as tasks, all at once, and merges each plan's."""
     ray = _ray()
-    if cpus_per_task < 1:
+    if cpus_per_task is not None and cpus_per_task < 1:
         raise ValueError("cpus_per_task must be at least 1")
     for _, games, first_game, kwargs in plans:
         if "jobs" in kwargs:
@@ -163,6 +163,8 @@ def _run(
             raise ValueError("first_game must be at least 0")
     if not ray.is_initialized():
         ray.init()
+    if cpus_per_task is None:
+        cpus_per_task = _smallest_machine(ray)
     slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
     task = ray.remote(max_retries=MAX_RETRIES)(_play)
     pending: dict[Any, tuple[int, str]] = {}
@@ -172,12 +174,7 @@ def _run(
         threads = kwargs.get("threads") or 1
         jobs = max(1, cpus_per_task // threads)
         cpus = max(cpus_per_task, threads)
-        # By default a task of one game on one CPU (up to 64 tasks a slot): Ray gives
-        # the next to whichever slot is free, so a long game does not hold the end
-        # up. A task playing games side by side gets 8 for each, so that the CPUs its
-        # last game leaves idle are a small share of its time.
-        per_task = 1 if jobs == 1 else 8 * jobs
-        n_shards = shards or max(1, min(64 * slots, games // per_task))
+        n_shards = shards or _default_shards(games, jobs, slots)
         for start, n in slices(first_game, games, n_shards):
             ref = task.options(num_cpus=cpus).remote(ai, start, n, jobs, dict(kwargs))
             pending[ref] = (p, f"games {start} to {start + n - 1}")
@@ -207,6 +204,35 @@ def _run(
         merge_runs(done, first_game=first_game, games=games) if done else None
         for (_, games, first_game, _), done in zip(plans, finished)
     ]
+
+
+def _default_shards(games: int, jobs: int, slots: int) -> int:
+    """How many tasks play ``games`` by default, ``jobs`` at once in each, on
+    ``slots`` task slots.
+
+    Ray gives the next task to whichever slot is free, so that a long game does not
+    hold the end up: with one game at a time, a task per game (at most 64 a slot).
+    A task playing games side by side leaves CPUs idle while its last games finish,
+    so it gets about 8 games for each it plays at once, and the tasks are a multiple
+    of the slots, so that every slot has as much to play.
+
+    >>> _default_shards(40, 1, 2), _default_shards(40, 2, 1), _default_shards(100, 2, 5)
+    (40, 2, 5)
+    """
+    if jobs == 1:
+        return min(games, 64 * slots)
+    rounds = max(1, round(games / (slots * 8 * jobs)))
+    return max(1, min(games, slots * min(rounds, 64)))
+
+
+def _smallest_machine(ray: Any) -> int:
+    """The CPUs of the cluster's smallest machine (alive, with CPUs)."""
+    cpus = [
+        int(node["Resources"]["CPU"])
+        for node in ray.nodes()
+        if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1
+    ]
+    return min(cpus, default=1)
 
 
 def _cancel(ray: Any, pending: dict[Any, Any]) -> None:
