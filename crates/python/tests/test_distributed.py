@@ -134,8 +134,8 @@ def test_ctrl_c_returns_the_finished_games_marked_interrupted():
     import subprocess
     import sys
 
-    # Many one-game tasks of about a second each: the child is interrupted once the
-    # progress bar shows the first finished, with most still to play.
+    # Many one-game tasks: the child is interrupted once the progress bar shows the
+    # first finished, with most still to play.
     ai, games = "expectimax:eval=simple,tt-mb=1", 200
     code = (
         # The child takes Ctrl-C as a terminal gives it (see test_bench).
@@ -149,13 +149,16 @@ def test_ctrl_c_returns_the_finished_games_marked_interrupted():
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    seen = b""
-    while not re.search(rb"\] [1-9]\d*/\d+ games", seen):
-        chunk = proc.stderr.read1(4096)
-        assert chunk, f"the child ended before a game finished: {seen[-2000:]!r}"
-        seen += chunk
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        seen = b""
+        while not re.search(rb"\] [1-9]\d*/\d+ games", seen):
+            chunk = proc.stderr.read1(4096)
+            assert chunk, f"the child ended before a game finished: {seen[-2000:]!r}"
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
     assert proc.returncode == 0, err[-2000:]
     run = json.loads(out)
     assert run["interrupted"] is True

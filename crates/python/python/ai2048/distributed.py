@@ -165,7 +165,7 @@ def _run(
         ray.init()
     if cpus_per_task is None:
         cpus_per_task = _smallest_machine(ray)
-    slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
+    cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
     task = ray.remote(max_retries=MAX_RETRIES)(_play)
     pending: dict[Any, tuple[int, str]] = {}
     for p, (ai, games, first_game, kwargs) in enumerate(plans):
@@ -174,6 +174,7 @@ def _run(
         threads = kwargs.get("threads") or 1
         jobs = max(1, cpus_per_task // threads)
         cpus = max(cpus_per_task, threads)
+        slots = max(1, cluster_cpus // cpus)
         n_shards = shards or _default_shards(games, jobs, slots)
         for start, n in slices(first_game, games, n_shards):
             ref = task.options(num_cpus=cpus).remote(ai, start, n, jobs, dict(kwargs))
