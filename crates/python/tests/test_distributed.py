@@ -134,7 +134,7 @@ def test_ctrl_c_returns_the_finished_games_marked_interrupted():
     import subprocess
     import sys
 
-    # Many one-game tasks: the child is interrupted once the progress bar shows the
+    # Many small tasks (128): the child is interrupted once the progress bar shows the
     # first finished, with most still to play.
     ai, games = "expectimax:eval=simple,tt-mb=1", 200
     code = (
