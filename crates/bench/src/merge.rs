@@ -6,7 +6,7 @@ use core::ops::Range;
 use ai2048_engine::rng::derive_seed;
 
 use crate::json::{document, ConfigJson};
-use crate::saved::{as_object, Document, FREE_SETTINGS};
+use crate::saved::{setting_differences, Document, FREE_SETTINGS};
 use crate::GameRecord;
 
 /// The shards of one run, each the JSON document of a run over a slice of its games
@@ -144,16 +144,11 @@ impl MergedRun {
         let Some((first, head)) = read.first() else {
             return Err(MergeError::NoShards);
         };
-        let settings = as_object(&head.config);
         for (file, doc) in &read[1..] {
-            let differences: Vec<String> = as_object(&doc.config)
-                .iter()
-                .filter(|(key, _)| !is_free(key.as_str()))
-                .filter_map(|(key, is)| {
-                    let was = settings.get(key).unwrap_or(&serde_json::Value::Null);
-                    (was != is).then(|| format!("{key} {was} in {first}, {is} in {file}"))
-                })
-                .collect();
+            let differences: Vec<String> =
+                setting_differences(&head.config, &doc.config, &SHARD_FREE_SETTINGS)
+                    .map(|(key, was, is)| format!("{key} {was} in {first}, {is} in {file}"))
+                    .collect();
             if !differences.is_empty() {
                 return Err(MergeError::Settings {
                     first: (*first).to_owned(),
@@ -279,11 +274,9 @@ impl MergedRun {
     }
 }
 
-/// Whether a setting may differ between shards: which slice of games they play, and on
+/// The settings that may differ between shards: which slice of games they play, and on
 /// how many threads.
-fn is_free(key: &str) -> bool {
-    FREE_SETTINGS.contains(&key) || key == "first_game"
-}
+const SHARD_FREE_SETTINGS: [&str; 3] = [FREE_SETTINGS[0], FREE_SETTINGS[1], "first_game"];
 
 /// Checks that every record of `doc` is one of its run's games: within its slice, and
 /// from the seed its run plays it from. (A game there twice is found with the games

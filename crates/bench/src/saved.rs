@@ -85,16 +85,10 @@ impl SavedRun {
     /// saying which record is not a game of `config`'s run (as
     /// [`resume_bench`](crate::resume_bench) checks).
     pub fn records_for(mut self, config: &BenchConfig) -> Result<Vec<GameRecord>, BenchError> {
-        let saved = as_object(&self.config);
-        let now = as_object(&ConfigJson::new(config));
-        let differences: Vec<String> = saved
-            .iter()
-            .filter(|(key, _)| !FREE_SETTINGS.contains(&key.as_str()))
-            .filter_map(|(key, was)| {
-                let is = now.get(key).unwrap_or(&serde_json::Value::Null);
-                (was != is).then(|| format!("{key} {was} there, {is} here"))
-            })
-            .collect();
+        let differences: Vec<String> =
+            setting_differences(&self.config, &ConfigJson::new(config), &FREE_SETTINGS)
+                .map(|(key, was, is)| format!("{key} {was} there, {is} here"))
+                .collect();
         if !differences.is_empty() {
             return Err(BenchError::Config(format!(
                 "the saved run has other settings: {}",
@@ -106,8 +100,25 @@ impl SavedRun {
     }
 }
 
+/// The settings, by name, whose values differ between `was` and `is` (as `(name,
+/// was, is)`), leaving out the `free` ones.
+pub(crate) fn setting_differences<'a>(
+    was: &ConfigJson,
+    is: &ConfigJson,
+    free: &'a [&str],
+) -> impl Iterator<Item = (String, serde_json::Value, serde_json::Value)> + 'a {
+    let is = as_object(is);
+    as_object(was)
+        .into_iter()
+        .filter(move |(key, _)| !free.contains(&key.as_str()))
+        .filter_map(move |(key, was)| {
+            let is = is.get(&key).cloned().unwrap_or(serde_json::Value::Null);
+            (was != is).then_some((key, was, is))
+        })
+}
+
 /// A configuration as a JSON object, to compare its fields by name.
-pub(crate) fn as_object(config: &ConfigJson) -> serde_json::Map<String, serde_json::Value> {
+fn as_object(config: &ConfigJson) -> serde_json::Map<String, serde_json::Value> {
     match serde_json::to_value(config) {
         Ok(serde_json::Value::Object(map)) => map,
         _ => unreachable!("a ConfigJson is a JSON object"),

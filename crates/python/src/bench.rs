@@ -122,7 +122,7 @@ fn parsed(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 
 /// Merges the JSON documents of the shards of one run, given as ``(name, text)`` pairs
 /// (the name is for messages), into the document of the whole run, as
-/// ``ai2048 bench --merge`` does; with ``first_game`` and ``games``, the whole run
+/// ``ai2048 bench --merge`` does; with ``first_game`` and ``games`` (both or neither), the whole run
 /// covers those games too, and those no shard holds make it ``interrupted``.
 ///
 /// Raises ValueError, naming the shards, for a corrupt one, shards played with other
@@ -137,8 +137,14 @@ pub(crate) fn merge_runs(
 ) -> PyResult<Py<PyAny>> {
     let mut merged = MergedRun::from_shards(shards.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| value_error(e.to_string()))?;
-    if let (Some(first), Some(games)) = (first_game, games) {
-        merged.cover(first, games);
+    match (first_game, games) {
+        (Some(first), Some(games)) => merged.cover(first, games),
+        (None, None) => {}
+        _ => {
+            return Err(value_error(
+                "give first_game and games together, or neither",
+            ))
+        }
     }
     let text = merged
         .to_json()

@@ -126,6 +126,8 @@ def test_missing_games_make_the_run_interrupted():
     assert run["games"] == 2
     assert run["requested_games"] == 5
     assert run["interrupted"] is True
+    with pytest.raises(ValueError, match="give first_game and games together, or neither"):
+        merge_runs([("a", shard(0, 2))], games=5)
 
 
 def test_ctrl_c_returns_the_finished_games_marked_interrupted():
