@@ -322,6 +322,34 @@ fn one_step_is_td0_whatever_lambda_and_more_steps_learn() {
 }
 
 #[test]
+fn backward_td_lambda_learns_and_is_deterministic() {
+    let config = TrainConfig {
+        backward: true,
+        lambda: 0.5,
+        ..td()
+    };
+    let mut net = small();
+    let scores = train(&mut net, 400, &config);
+    let mean = |s: &[u64]| s.iter().sum::<u64>() as f64 / s.len() as f64;
+    assert!(mean(&scores[300..]) > 1.5 * mean(&scores[..100]));
+    let mut again = small();
+    assert_eq!(train(&mut again, 400, &config), scores);
+    assert_eq!(again.weights(), net.weights());
+    // It is not forward TD(0): the same games teach other weights.
+    let mut forward = small();
+    train(&mut forward, 1, &td());
+    let mut backward = small();
+    train(&mut backward, 1, &config);
+    assert_ne!(forward.weights(), backward.weights());
+    // More steps make no sense when the return runs to the end.
+    let bad = TrainConfig { steps: 3, ..config };
+    assert_eq!(
+        bad.validate().unwrap_err().message("--steps"),
+        "--steps 3: backward learning looks to the end of each stretch, so it takes no steps"
+    );
+}
+
+#[test]
 fn restarts_from_the_start_still_end() {
     // Back to the first move of every stretch: without a cap, the game for ever.
     let config = TrainConfig {

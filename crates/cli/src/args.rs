@@ -486,6 +486,12 @@ pub struct TrainArgs {
     /// given).
     #[arg(long, value_name = "L")]
     pub lambda: Option<f32>,
+    /// TD(λ) learned backward: each stretch of play (a game, or a restart's play to
+    /// its end) is learned once it ends, from its last afterstate back to its first,
+    /// toward the λ-return over the rest of it (λ from --lambda, default 0.5), so what
+    /// the end taught reaches the whole stretch at once (as ziap/2048-tdl learns).
+    #[arg(long, conflicts_with = "steps")]
+    pub backward: bool,
     /// Draw the learning curve (mean score and tile rates per report) to this SVG or
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]

@@ -82,13 +82,15 @@ impl PyNetwork {
     /// from run to run). ``restart``, a fraction from 0 to 1, plays on from that far
     /// through each game once it ends, again and again, so the end game trains more.
     /// ``steps`` above 1 learns toward the TD(λ) return over that many moves ahead,
-    /// with ``lambda_`` (1 makes it ``steps``-step TD).
+    /// with ``lambda_`` (1 makes it ``steps``-step TD). ``backward`` learns each game
+    /// (and each restart's play) once it ends, from its end back to its start, toward
+    /// the λ-return over the rest of it, with ``lambda_``.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -103,6 +105,7 @@ impl PyNetwork {
         restart: Option<f32>,
         steps: u32,
         lambda_: f32,
+        backward: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let asked = learning
             .map(str::parse::<Learning>)
@@ -121,6 +124,7 @@ impl PyNetwork {
             }),
             steps,
             lambda: lambda_,
+            backward,
         };
         config.validate().map_err(|e| {
             // Python spells the keyword `lambda_`.

@@ -186,8 +186,15 @@ pub struct TrainConfig {
     pub steps: u32,
     /// With `steps` above 1, how the returns of 1 to `steps` moves ahead weigh:
     /// `(1 - λ) λ^(k-1)` for k moves ahead, the rest on the last (TD(λ) truncated at
-    /// `steps` moves, as TDL2048+'s forward TD(λ)). 1 is `steps`-step TD.
+    /// `steps` moves, as TDL2048+'s forward TD(λ)). 1 is `steps`-step TD. With
+    /// `backward`, the λ of the λ-return over the whole stretch.
     pub lambda: f32,
+    /// Learn each stretch of play (a game, or a restart's play to the end) once it
+    /// ends, from its last afterstate back to its first, each toward the λ-return
+    /// over the rest of the stretch computed with the values just learned (as
+    /// ziap/2048-tdl learns): the end of the game, learned first, reaches every
+    /// earlier afterstate of it at once. `steps` must then be 1.
+    pub backward: bool,
 }
 
 impl Default for TrainConfig {
@@ -203,6 +210,7 @@ impl Default for TrainConfig {
             restart: None,
             steps: 1,
             lambda: 0.0,
+            backward: false,
         }
     }
 }
@@ -248,6 +256,9 @@ impl TrainConfig {
         if !(0.0..=1.0).contains(&self.lambda) {
             return Err(TrainConfigError::Lambda(self.lambda));
         }
+        if self.backward && self.steps != 1 {
+            return Err(TrainConfigError::BackwardSteps(self.steps));
+        }
         self.rules.validate().map_err(TrainConfigError::Rules)
     }
 }
@@ -267,6 +278,8 @@ pub enum TrainConfigError {
     Steps(u32),
     /// A λ that is not from 0 to 1.
     Lambda(f32),
+    /// Steps above 1 with [`TrainConfig::backward`], which looks to the end of the stretch.
+    BackwardSteps(u32),
     /// Invalid rules.
     Rules(ai2048_engine::RulesError),
 }
@@ -281,6 +294,7 @@ impl TrainConfigError {
             TrainConfigError::Restart(_) => "restart",
             TrainConfigError::Steps(_) => "steps",
             TrainConfigError::Lambda(_) => "lambda",
+            TrainConfigError::BackwardSteps(_) => "steps",
             TrainConfigError::Rules(_) => "rules",
         }
     }
@@ -304,6 +318,9 @@ impl TrainConfigError {
                 )
             }
             TrainConfigError::Lambda(l) => format!("{name} must be from 0 to 1, not {l}"),
+            TrainConfigError::BackwardSteps(n) => format!(
+                "{name} {n}: backward learning looks to the end of each stretch, so it takes no steps"
+            ),
             TrainConfigError::Rules(e) => format!("invalid {name}: {e}"),
         }
     }
@@ -492,6 +509,9 @@ struct Worker<'a> {
     path: Vec<RandableBoard>,
     /// The afterstates not yet learned (see [`Worker::stretch`]).
     pending: std::collections::VecDeque<(RandableBoard, f32, u32)>,
+    /// With [`TrainConfig::backward`], the stretch's afterstates, each with the score
+    /// of the move that led to it.
+    episode: Vec<(RandableBoard, u32)>,
 }
 
 /// How a stretch of play ended.
@@ -508,6 +528,7 @@ impl<'a> Worker<'a> {
             config,
             path: Vec::new(),
             pending: std::collections::VecDeque::new(),
+            episode: Vec::new(),
         }
     }
 
@@ -540,7 +561,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Plays from `board` to the end of the game, learning after every move.
+    /// Plays from `board` to the end of the game, learning after every move (or, with
+    /// [`TrainConfig::backward`], once it ends).
     /// `previous` is the afterstate that led to `board` and its value, when there is
     /// one to learn.
     fn stretch(
@@ -552,12 +574,18 @@ impl<'a> Worker<'a> {
         let p4 = self.config.rules.four_probability;
         let rate = self.config.alpha / self.net.features() as f32;
         let keep_path = self.config.restart.is_some();
+        let backward = self.config.backward;
         let steps = self.config.steps.max(1) as usize;
         // The afterstates still to learn, oldest first, each with its value when its
         // move was chosen and the score of the move that followed it (0 until then).
         self.pending.clear();
+        self.episode.clear();
         if let Some((prev, value)) = previous {
-            self.pending.push_back((prev, value, 0));
+            if backward {
+                self.episode.push((prev, 0));
+            } else {
+                self.pending.push_back((prev, value, 0));
+            }
         }
         let (mut score, mut moves) = (0u64, 0u64);
         loop {
@@ -577,21 +605,20 @@ impl<'a> Worker<'a> {
             let Some((after, gained, value)) = best else {
                 break;
             };
-            if let Some(last) = self.pending.back_mut() {
-                last.2 = gained;
+            if backward {
+                self.episode.push((after, gained));
+            } else {
+                self.learn_forward(after, gained, value, steps, rate);
             }
-            if self.pending.len() == steps {
-                let target = self.lambda_return(Some(value));
-                let (oldest, estimate, _) = self.pending.pop_front().expect("full");
-                self.learn(oldest.board(), estimate, target, rate);
-            }
-            self.pending.push_back((after, value, 0));
             if keep_path {
                 self.path.push(after);
             }
             score += u64::from(gained);
             moves += 1;
             board = after.with_random_tile(rng, p4).0;
+        }
+        if backward {
+            self.learn_backward(rate);
         }
         // The game is over: what is still pending learns toward the scores to the end.
         while !self.pending.is_empty() {
@@ -604,6 +631,44 @@ impl<'a> Worker<'a> {
             moves,
             last: board,
         }
+    }
+
+    /// Forward TD: `after`, just reached by a move scoring `gained`, valued `value`,
+    /// completes the return of the oldest pending afterstate once `steps` are pending.
+    fn learn_forward(
+        &mut self,
+        after: RandableBoard,
+        gained: u32,
+        value: f32,
+        steps: usize,
+        rate: f32,
+    ) {
+        if let Some(last) = self.pending.back_mut() {
+            last.2 = gained;
+        }
+        if self.pending.len() == steps {
+            let target = self.lambda_return(Some(value));
+            let (oldest, estimate, _) = self.pending.pop_front().expect("full");
+            self.learn(oldest.board(), estimate, target, rate);
+        }
+        self.pending.push_back((after, value, 0));
+    }
+
+    /// Backward TD(λ) over the stretch just played ([`TrainConfig::backward`]): from its
+    /// last afterstate, whose target is 0, back to its first. Each afterstate moves
+    /// toward the λ-return of the afterstates after it, `r + λ G + (1 - λ) V`, where
+    /// `r` is the score of the move that followed it and `V` the next afterstate's
+    /// value as just learned.
+    fn learn_backward(&mut self, rate: f32) {
+        let lambda = self.config.lambda;
+        let mut target = 0.0;
+        for &(after, gained) in self.episode.iter().rev() {
+            let board = after.board();
+            self.net
+                .step(board, rate * (target - self.net.value(board)));
+            target = gained as f32 + lambda * target + (1.0 - lambda) * self.net.value(board);
+        }
+        self.episode.clear();
     }
 
     /// The target of the oldest pending afterstate: with one step, the next move's

@@ -82,7 +82,9 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
             .restart
             .map(|r| format!(", restarts at {}", r.at))
             .unwrap_or_default()
-            + &if config.steps > 1 {
+            + &if config.backward {
+                format!(", TD(λ) with λ {} learned backward", config.lambda)
+            } else if config.steps > 1 {
                 format!(", TD(λ) with λ {} over {} moves", config.lambda, config.steps)
             } else {
                 String::new()
@@ -197,9 +199,10 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         at,
         ..Restart::default()
     });
-    let (steps, lambda) = match (args.steps, args.lambda) {
-        (None, None) => (1, 0.0),
-        (steps, lambda) => (steps.unwrap_or(5), lambda.unwrap_or(0.5)),
+    let (steps, lambda) = match (args.backward, args.steps, args.lambda) {
+        (true, _, lambda) => (1, lambda.unwrap_or(0.5)),
+        (false, None, None) => (1, 0.0),
+        (false, steps, lambda) => (steps.unwrap_or(5), lambda.unwrap_or(0.5)),
     };
     let config = TrainConfig {
         alpha,
@@ -210,6 +213,7 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         restart,
         steps,
         lambda,
+        backward: args.backward,
     };
     config
         .validate()
@@ -505,6 +509,11 @@ mod tests {
         assert_eq!((c.steps, c.lambda), (5, 0.25));
         let c = config(&args(&["--steps", "3"]), &new).expect("valid");
         assert_eq!((c.steps, c.lambda), (3, 0.5));
+        let c = config(&args(&["--backward"]), &new).expect("valid");
+        assert_eq!((c.steps, c.lambda, c.backward), (1, 0.5, true));
+        let c = config(&args(&["--backward", "--lambda", "0"]), &new).expect("valid");
+        assert_eq!((c.steps, c.lambda, c.backward), (1, 0.0, true));
+        assert!(parse_args::<TrainArgs>(&["--backward", "--steps", "3"]).is_err());
         assert!(c.threads >= 1);
     }
 
