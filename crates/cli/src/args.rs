@@ -310,6 +310,21 @@ pub struct BenchArgs {
         ]
     )]
     pub merge: Vec<PathBuf>,
+    /// Compare two runs' --json files over the games both played (the same --seed):
+    /// the mean score difference game by game with its standard error, and for each
+    /// tile from 2048 how often each reached it (95% Wilson intervals), the games only
+    /// one reached, and McNemar's exact p-value on those.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["A", "B"],
+        conflicts_with_all = [
+            "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
+            "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
+            "merge", "json",
+        ]
+    )]
+    pub compare: Vec<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
