@@ -507,6 +507,13 @@ pub struct TrainArgs {
     /// the end taught reaches the whole stretch at once (as ziap/2048-tdl learns).
     #[arg(long, conflicts_with = "steps")]
     pub backward: bool,
+    /// Carousel shaping (Jaśkowski 2018): keep, for each of these stages (sums of a
+    /// board's distinct tiles, as --stages: 16384,24576,32768), a pool of positions
+    /// where training games entered it, and start the games in turn anew and from each
+    /// pool, so every stage gets games. The pools are kept in the file, and --resume
+    /// goes on with them. Report lines count only the games started anew.
+    #[arg(long, value_name = "T,...")]
+    pub carousel: Option<String>,
     /// Draw the learning curve (mean score and tile rates per report) to this SVG or
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]
