@@ -34,6 +34,7 @@ mod builtin;
 mod carousel;
 mod ceiling;
 mod file;
+mod huge;
 mod index;
 mod network;
 mod packed;
