@@ -34,7 +34,6 @@ mod builtin;
 mod carousel;
 mod ceiling;
 mod file;
-mod huge;
 mod index;
 mod network;
 mod packed;

@@ -172,7 +172,7 @@ impl NTupleNetwork {
         let starts = table_starts(&tuples, &stages);
         // Read in pieces as they arrive (a corrupt header cannot ask for memory it does
         // not fill), then copied once onto huge pages where the system gives them.
-        let values = super::huge::filled(values.len(), |i| values[i]);
+        let values = crate::huge::filled(values.len(), |i| values[i]);
         let weights = Weights::Quantized(Quantized {
             values: values.into(),
             scales: scales.into(),

@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-use super::huge;
+use crate::huge;
 
 /// The accumulators' start: |E| / A is then 1, a full step, with no branch.
 pub(crate) const COHERENCE_START: f32 = f32::MIN_POSITIVE;

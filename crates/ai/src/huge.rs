@@ -1,7 +1,8 @@
 //! Tables on huge pages: a network's tables are hundreds of megabytes read at random,
-//! so with the usual 4 KiB pages nearly every lookup also misses the TLB, the cache
-//! of address translations. On Linux, tables are allocated zeroed (fresh pages that
-//! nothing has touched yet) and advised as `MADV_HUGEPAGE` before they are filled, so
+//! and a transposition table tens, so with the usual 4 KiB pages nearly every lookup
+//! also misses the TLB, the cache of address translations. On Linux, a table's memory
+//! is allocated (fresh pages that nothing has touched yet) and advised as
+//! `MADV_HUGEPAGE` before it is filled, so
 //! the kernel backs them with 2 MiB pages where it can (transparent huge pages, when
 //! the system allows them: `always` or `madvise` in
 //! `/sys/kernel/mm/transparent_hugepage/enabled`). Elsewhere, or when the kernel
@@ -43,29 +44,17 @@ pub(crate) fn advise<T>(_table: &[T]) -> bool {
 }
 
 /// `len` values from `value(i)`, on huge pages where the system gives them.
-pub(crate) fn filled<T: Default + Clone + IsZeroBits>(
-    len: usize,
-    value: impl Fn(usize) -> T,
-) -> Vec<T> {
-    let mut table = vec![T::default(); len]; // zeroed memory, untouched until filled
-    advise(&table);
-    for (i, slot) in table.iter_mut().enumerate() {
-        *slot = value(i);
-    }
+pub(crate) fn filled<T>(len: usize, value: impl Fn(usize) -> T) -> Vec<T> {
+    let mut table = Vec::with_capacity(len); // fresh memory, untouched until filled
+    advise(table.spare_capacity_mut());
+    table.extend((0..len).map(value));
     table
 }
-
-/// Types whose default is all zero bits, which `vec![T::default(); n]` allocates as
-/// zeroed memory, untouched until written.
-pub(crate) trait IsZeroBits {}
-impl IsZeroBits for u32 {}
-impl IsZeroBits for i16 {}
-impl IsZeroBits for [u32; 3] {}
 
 /// `len` atomics holding the bits `value(i)` gives, on huge pages where the system
 /// gives them.
 pub(crate) fn atomics(len: usize, value: impl Fn(usize) -> u32) -> Box<[AtomicU32]> {
-    filled(len, value).into_iter().map(AtomicU32::new).collect()
+    filled(len, |i| AtomicU32::new(value(i))).into_boxed_slice()
 }
 
 /// `len` triples of atomics holding the bits `value(i)` gives, on huge pages where the
@@ -74,10 +63,7 @@ pub(crate) fn atomic_triples(
     len: usize,
     value: impl Fn(usize) -> [u32; 3],
 ) -> Box<[[AtomicU32; 3]]> {
-    filled(len, value)
-        .into_iter()
-        .map(|t| t.map(AtomicU32::new))
-        .collect()
+    filled(len, |i| value(i).map(AtomicU32::new)).into_boxed_slice()
 }
 
 #[cfg(test)]
