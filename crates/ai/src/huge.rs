@@ -11,9 +11,11 @@
 use std::sync::atomic::AtomicU32;
 
 /// The size of a huge page on x86-64 and most AArch64 kernels.
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Tables smaller than this stay on small pages.
+#[cfg(target_os = "linux")]
 const WORTH_IT: usize = 4 * HUGE_PAGE;
 
 /// Asks the kernel to back the whole huge pages inside `table` with huge pages.

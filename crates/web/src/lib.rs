@@ -53,7 +53,6 @@ mod assets;
 mod body;
 mod config;
 mod error;
-pub mod game;
 mod json;
 pub mod policy;
 mod pool;
@@ -68,6 +67,7 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
 
+pub use ai2048_protocol::page as game;
 pub use api::{App, AppState};
 pub use assets::{Asset, ASSETS};
 pub use config::ServerConfig;
