@@ -452,6 +452,18 @@ async fn referee_games_on_postgres() {
     }
 }
 
+/// A bad request: what it is, its path, method, token and body, and the status and
+/// the start of the error it must get.
+type Case<'a> = (
+    &'a str,
+    String,
+    &'a str,
+    Option<&'a str>,
+    String,
+    u16,
+    &'a str,
+);
+
 /// Bad input of every kind: each gets a clear 4xx, nothing is written, and the
 /// server goes on. Prints the README's table (run with `--nocapture`).
 async fn bad_input(db: DbLocation) {
@@ -466,7 +478,7 @@ async fn bad_input(db: DbLocation) {
     let sql = "'; DROP TABLE games; --";
     let long = "x".repeat(10_000);
     let big = format!(r#"{{"name":"{}"}}"#, "x".repeat(20_000));
-    let cases: Vec<(&str, String, &str, Option<&str>, String, u16, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "a 20 KB body",
             "/api/players".into(),
