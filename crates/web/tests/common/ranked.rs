@@ -126,6 +126,54 @@ impl Api {
         panic!("{method} {path}: no answer in 3 tries");
     }
 
+    /// Sends a request once; `None` when no answer came (reconnecting for the next).
+    pub async fn try_send(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> Option<Reply> {
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> = auth
+            .as_deref()
+            .map(|a| vec![("Authorization", a)])
+            .unwrap_or_default();
+        match self
+            .client
+            .request_with(method, path, &headers, body.as_bytes())
+            .await
+        {
+            Ok(reply) => Some(reply),
+            Err(_) => {
+                if let Ok(client) = Client::connect(self.addr).await {
+                    self.client = client;
+                }
+                None
+            }
+        }
+    }
+
+    /// A move sent once: `None` when no answer came.
+    pub async fn try_play(&mut self, token: &str, id: &str, dir: Dir, turn: u64) -> Option<Reply> {
+        let body = json!({"dir": dir.name(), "turn": turn, "ai": true}).to_string();
+        self.try_send(
+            "POST",
+            &format!("/api/ranked/{id}/move"),
+            Some(token),
+            &body,
+        )
+        .await
+    }
+
+    /// A new game sent once: `None` when no answer came or it was not 201.
+    pub async fn try_new_game(&mut self, token: &str) -> Option<Value> {
+        let reply = self
+            .try_send("POST", "/api/ranked", Some(token), "")
+            .await?;
+        (reply.status == 201).then(|| reply.json())
+    }
+
     pub async fn get(&mut self, path: &str) -> Reply {
         self.send("GET", path, None, "").await
     }
