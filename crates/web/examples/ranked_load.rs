@@ -173,7 +173,11 @@ async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
             let stored = shown["turn"].as_u64().expect("a stored turn");
             match player.pending {
                 Some((dir, pending)) if stored == turn + 1 && pending == turn => {
-                    let reply = api.play(&player.token, &player.id, dir, turn, false).await;
+                    // Sent as the client sent it: the same direction, turn and "ai".
+                    let reply = api
+                        .try_play(&player.token, &player.id, dir, turn)
+                        .await
+                        .expect("an answer to the retry");
                     assert_eq!(
                         reply.status, 200,
                         "the retry of a committed move: {}",
