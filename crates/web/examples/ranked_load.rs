@@ -161,7 +161,8 @@ async fn load(bin: &str, db: &str, clients: usize, seconds: u64) {
 async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
     let mut players: Vec<Option<Player>> = (0..clients).map(|_| None).collect();
     let (mut answered, mut in_flight_kept, mut in_flight_lost) = (0u64, 0u64, 0u64);
-    for round in 0..rounds {
+    // One start more than kills: the last start checks the last kill.
+    for round in 0..=rounds {
         let (mut server, addr) = start(bin, db);
         // After a restart: every game is where its last answer left it, or one move
         // further when the move in flight was committed; that move sent again gets
@@ -200,6 +201,11 @@ async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
                     }
                 }
             }
+        }
+        if round == rounds {
+            server.kill().expect("stop the server");
+            let _ = server.wait();
+            break;
         }
         let stop = Arc::new(AtomicBool::new(false));
         let mut tasks = Vec::new();
