@@ -19,6 +19,9 @@
 //! | `POST /api/step` | `{"board":B,"dir":D,"seed":S,"turn":T}` | the board after the move and its spawn, `score`, `moved`, `spawn`, `over`, `turn`, and the tiles' `motions` |
 //! | `GET /api/players` | | the players and their options, and the time limits |
 //!
+//! With saved scores ([`Server::bind_with_scores`]), the server also serves players,
+//! ranked games and a leaderboard: see [`scores`].
+//!
 //! The protocol's requests are read by [`ai2048_protocol::Request`], so their
 //! validation and error messages are the same as on `ai2048 engine`'s stdin; bad ones
 //! get 400. Seeds and turns are integers up to 2^53 - 1, which JavaScript holds
