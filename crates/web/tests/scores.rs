@@ -29,6 +29,32 @@ async fn play_out(api: &mut Api, token: &str, id: &str, start: &Value, ai: bool)
     state
 }
 
+/// Every entry of the leaderboard (`query` added to each page's), a page of 100 at a
+/// time; each page's ranks follow its offset and its scores go down.
+async fn whole_leaderboard(api: &mut Api, query: &str) -> Vec<Value> {
+    let mut all = Vec::new();
+    loop {
+        let offset = all.len();
+        let reply = api
+            .get(&format!(
+                "/api/leaderboard?limit=100&offset={offset}{query}"
+            ))
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let page = reply.json()["entries"].as_array().unwrap().clone();
+        for (n, e) in page.iter().enumerate() {
+            assert_eq!(e["rank"], offset + n + 1);
+            if n > 0 {
+                assert!(page[n - 1]["score"].as_u64() >= e["score"].as_u64());
+            }
+        }
+        if page.is_empty() {
+            return all;
+        }
+        all.extend(page);
+    }
+}
+
 async fn statuses(db: DbLocation) {
     let addr = start_scores(scores_config(db)).await;
     let mut api = Api::connect(addr).await;
@@ -205,9 +231,7 @@ async fn statuses(db: DbLocation) {
     let ai_game = api.new_game(&other).await;
     let ai_id = ai_game["id"].as_str().unwrap().to_owned();
     let ai_last = play_out(&mut api, &other, &ai_id, &ai_game, true).await;
-    let board = api.get("/api/leaderboard?limit=100").await;
-    assert_eq!(board.status, 200);
-    let entries = board.json()["entries"].as_array().unwrap().clone();
+    let entries = whole_leaderboard(&mut api, "").await;
     let entry = entries
         .iter()
         .find(|e| e["game"] == id.as_str())
@@ -220,17 +244,7 @@ async fn statuses(db: DbLocation) {
         .find(|e| e["game"] == ai_id.as_str())
         .expect("the AI's game too");
     assert_eq!(ai_entry["ai_moves"], ai_last["turn"]);
-    for (n, e) in entries.iter().enumerate() {
-        assert_eq!(e["rank"], n + 1);
-        if n > 0 {
-            assert!(entries[n - 1]["score"].as_u64() >= e["score"].as_u64());
-        }
-    }
-    let human = api
-        .get("/api/leaderboard?limit=100&human=true")
-        .await
-        .json();
-    let human = human["entries"].as_array().unwrap();
+    let human = whole_leaderboard(&mut api, "&human=true").await;
     assert!(human.iter().any(|e| e["game"] == id.as_str()));
     assert!(human
         .iter()
@@ -287,7 +301,8 @@ async fn abandoned(db: DbLocation) {
     config.abandon_after = Duration::from_millis(700);
     let addr = start_scores(config).await;
     let mut api = Api::connect(addr).await;
-    let token = api.register(&unique("Idle")).await;
+    let name = unique("Idle");
+    let token = api.register(&name).await;
     let game = api.new_game(&token).await;
     let id = game["id"].as_str().unwrap();
     let dir = greedy(board_of(&game)).unwrap();
@@ -317,18 +332,23 @@ async fn abandoned(db: DbLocation) {
         .parse()
         .unwrap();
     assert_eq!(replay.verify().unwrap().moves(), 1);
-    // A game never touched again ends too, found by the leaderboard's sweep.
+    // A game never touched again ends too, found by the sweep of the leaderboard
+    // and of the players' pages (the database may hold better games of other runs,
+    // so it is looked for on its player's page).
     let idle = api.new_game(&token).await;
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let board = api.get("/api/leaderboard?limit=100").await.json();
-    assert!(
-        board["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["game"] == idle["id"]),
-        "{board}"
+    assert_eq!(api.get("/api/leaderboard").await.status, 200);
+    let page = api.get(&format!("/api/players/{name}")).await.json();
+    let recent = page["recent"].as_array().unwrap();
+    let entry = recent
+        .iter()
+        .find(|e| e["game"] == idle["id"])
+        .expect("the idle game");
+    assert_eq!(
+        (entry["over"].clone(), entry["moves"].clone()),
+        (json!(true), json!(0))
     );
+    assert_eq!(page["games_played"], 2, "{page}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -478,7 +498,7 @@ async fn bad_input(db: DbLocation) {
     let sql = "'; DROP TABLE games; --";
     let long = "x".repeat(10_000);
     let big = format!(r#"{{"name":"{}"}}"#, "x".repeat(20_000));
-    let cases: Vec<Case> = vec![
+    let mut cases: Vec<Case> = vec![
         (
             "a 20 KB body",
             "/api/players".into(),
@@ -705,6 +725,15 @@ async fn bad_input(db: DbLocation) {
             "limit=1;DROP%20TABLE%20games is not an integer from 1 to 100",
         ),
     ];
+    cases.push((
+        "a game's id that is not UTF-8",
+        "/api/ranked/%FF".into(),
+        "GET",
+        None,
+        String::new(),
+        400,
+        "the path does not decode to text: Invalid URL: Invalid UTF-8 in `id`",
+    ));
     eprintln!("| what was sent | request | status | error |\n| --- | --- | --- | --- |");
     for (what, path, method, auth, body, status, error) in cases {
         let reply = api.send(method, &path, auth, &body).await;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use ai2048_web::scores::{DbLocation, Rate, RateLimits, ScoresConfig};
 use ai2048_web::{serve_blocking_with_scores, ServerConfig};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::args::ServeArgs;
 
@@ -37,7 +37,14 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             open_browser(&browser_url(bound));
         }
     })
-    .with_context(|| format!("cannot serve on {addr}"))
+    .map_err(|e| {
+        // The database's errors say what they are about; the others are the address's.
+        if e.kind() == io::ErrorKind::Other {
+            anyhow::Error::msg(e.to_string())
+        } else {
+            anyhow::Error::new(e).context(format!("cannot serve on {addr}"))
+        }
+    })
 }
 
 /// The scores' settings of `args`: `None` for `--db none`.
@@ -56,7 +63,7 @@ fn scores_config(args: &ServeArgs) -> Result<Option<ScoresConfig>> {
                 }));
         if !ok {
             bail!(
-                "--allow-origin {origin:?} is not an origin: expected SCHEME://HOST[:PORT]                  (like https://example.org, with no path) or *"
+                "--allow-origin {origin:?} is not an origin: expected SCHEME://HOST[:PORT] (like https://example.org, with no path) or *"
             );
         }
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use ai2048_engine::{Dir, Game, Replay, Rules, Spawn, SpawnStream};
 use ai2048_protocol::board_to_json;
 use axum::body::Body;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -197,6 +198,16 @@ pub async fn create_game(
     run.await.into_response()
 }
 
+/// A segment of the path, decoded.
+fn segment(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    path.map(|Path(text)| text).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the path does not decode to text: {}",
+            e.body_text()
+        ))
+    })
+}
+
 /// Whether `id` can be a game's id (20 hexadecimal digits), so that others are not
 /// looked up.
 fn plausible_id(id: &str) -> bool {
@@ -336,12 +347,13 @@ fn retried(game: &GameRow, dir: Dir, turn: u64, ai: bool) -> Option<Response> {
 /// `POST /api/ranked/G/move`: `{"dir": D, "turn": T, "ai": bool}`.
 pub async fn play(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     client: Client,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
     let run = async {
+        let id = segment(id)?;
         let scores = limited(&app, Action::Move, &client)?;
         let hash = bearer_hash(&headers)?;
         let game = load_game(scores, &id).await?;
@@ -441,8 +453,12 @@ fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
 }
 
 /// `GET /api/ranked/G`.
-pub async fn show_game(State(app): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn show_game(
+    State(app): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Response {
     let run = async {
+        let id = segment(id)?;
         let scores = scores(&app)?;
         let game = load_game(scores, &id).await?;
         let moves = if game.over {
@@ -457,8 +473,12 @@ pub async fn show_game(State(app): State<AppState>, Path(id): Path<String>) -> R
 
 /// `GET /api/ranked/G/replay`: the finished game in the replay format of
 /// `ai2048 replay`, checked before it is sent.
-pub async fn replay(State(app): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn replay(
+    State(app): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Response {
     let run = async {
+        let id = segment(id)?;
         let scores = scores(&app)?;
         let game = load_game(scores, &id).await?;
         if !game.over {
@@ -625,8 +645,12 @@ pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Response {
 }
 
 /// `GET /api/players/NAME`: the best score, the games played and the recent games.
-pub async fn show_player(State(app): State<AppState>, Path(name): Path<String>) -> Response {
+pub async fn show_player(
+    State(app): State<AppState>,
+    name: Result<Path<String>, PathRejection>,
+) -> Response {
     let run = async {
+        let name = segment(name)?;
         let scores = scores(&app)?;
         scores.sweep().await?;
         let found = if check_name(&name).is_ok() {

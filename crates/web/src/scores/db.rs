@@ -373,6 +373,13 @@ impl Db {
         };
         let options = AnyConnectOptions::from_str(&url)
             .map_err(|e| format!("--db {shown}: not a database URL: {e}"))?;
+        if !sqlite {
+            // One connection first: the pool would only say that it timed out.
+            let conn = sqlx::AnyConnection::connect_with(&options)
+                .await
+                .map_err(|e| format!("cannot reach the scores' database {shown}: {e}"))?;
+            let _ = conn.close().await;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
             .acquire_timeout(Duration::from_secs(10))
