@@ -592,7 +592,7 @@ pub struct ServeArgs {
     /// $XDG_DATA_HOME/ai2048 (else ~/.local/share/ai2048).
     #[arg(long, value_name = "PATH|URL|none")]
     pub db: Option<String>,
-    /// Lets the pages of this origin (https://example.org, or * for any) call the
+    /// Lets the pages of this origin (like `https://example.org`, or `*` for any) call the
     /// score API from a browser (CORS): for the static site. Repeatable.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
