@@ -13,7 +13,9 @@ fn main() {
     // Adding or changing the file rebuilds.
     println!("cargo::rerun-if-changed={}", nets.display());
     println!("cargo::rerun-if-changed={}", file.display());
-    if file.is_file() {
+    // WebAssembly builds load the network as a file of its own, downloaded when asked.
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    if file.is_file() && !wasm {
         let file = file.canonicalize().expect("an existing file has a path");
         println!("cargo::rustc-cfg=ai2048_builtin_network");
         println!("cargo::rustc-env=AI2048_BUILTIN_NETWORK={}", file.display());

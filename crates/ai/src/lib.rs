@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod eval;
+mod huge;
 mod limits;
 pub mod ntuple;
 mod player;

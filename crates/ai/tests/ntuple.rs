@@ -366,3 +366,52 @@ fn restarts_from_the_start_still_end() {
         "{game:?}"
     );
 }
+
+#[test]
+fn the_carousel_starts_games_from_its_pools_and_the_file_keeps_them() {
+    use ai2048_ai::ntuple::Carousel;
+    let config = TrainConfig {
+        seed: 5,
+        ..TrainConfig::default()
+    };
+    let with_carousel = || {
+        let mut net = small();
+        net.set_carousel(Some(
+            Carousel::new("256,512".parse().expect("stages")).expect("stages"),
+        ));
+        net
+    };
+    let starts = |net: &mut NTupleNetwork, games: u64| {
+        let heard = std::sync::Mutex::new(Vec::new());
+        Trainer::new(config).train(net, games, &|| true, &|g| {
+            heard
+                .lock()
+                .expect("one thread")
+                .push((g.start_stage, g.score));
+        });
+        heard.into_inner().expect("one thread")
+    };
+    let mut whole = with_carousel();
+    let all = starts(&mut whole, 60);
+    let carousel = whole.carousel().expect("kept");
+    let pools = carousel.pools();
+    assert!(pools.iter().all(|p| !p.boards.is_empty()), "{pools:?}");
+    // Every third game starts anew, the others from the pools once they fill.
+    assert!(all.iter().step_by(3).all(|&(stage, _)| stage == 0));
+    assert!(
+        all.iter().skip(30).filter(|g| g.0 == 2).count() >= 9,
+        "{all:?}"
+    );
+    // A pool's positions are of its stage: the board holds the stage's tile.
+    assert!(pools[1].boards.iter().all(|b| b.max_tile() >= 512));
+
+    // Saved and resumed, with one thread, the carousel goes on as if never stopped.
+    let mut part = with_carousel();
+    let mut heard = starts(&mut part, 25);
+    let mut part = NTupleNetwork::read_from(&part.to_bytes()[..]).expect("reads back");
+    assert!(part.carousel().is_some());
+    heard.extend(starts(&mut part, 35));
+    assert_eq!(heard, all);
+    assert_eq!(part.carousel(), whole.carousel());
+    assert_eq!(part.weights(), whole.weights());
+}

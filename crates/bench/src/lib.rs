@@ -9,6 +9,8 @@
 //!   [`MergedRun`]: the shards of a run, played apart, merged back into the run.
 //! - [`GameRecord`]: what one game came to; [`run_tasks`]: the pool of threads that
 //!   plays games, for benchmarks, sweeps and tuning alike.
+//! - [`Comparison`]: two runs over the same seeds compared game by game (the paired
+//!   score difference, and McNemar's test on the tiles only one reached).
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
 //!   [`reach_table`] are its parts.
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
@@ -43,6 +45,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod compare;
 #[cfg(feature = "plot")]
 mod curve;
 mod json;
@@ -58,6 +61,7 @@ mod stats;
 mod sweep;
 mod table;
 
+pub use compare::{mcnemar_exact, CompareError, Comparison, PairedReach};
 #[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;

@@ -68,6 +68,12 @@ impl SavedRun {
         })
     }
 
+    /// The finished games the document holds, as it holds them.
+    #[must_use]
+    pub fn records(&self) -> &[GameRecord] {
+        &self.records
+    }
+
     /// How many finished games the document holds.
     #[must_use]
     pub fn games(&self) -> usize {

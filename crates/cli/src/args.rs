@@ -310,6 +310,21 @@ pub struct BenchArgs {
         ]
     )]
     pub merge: Vec<PathBuf>,
+    /// Compare two runs' --json files over the games both played (the same --seed):
+    /// the mean score difference game by game with its standard error, and for each
+    /// tile from 2048 how often each reached it (95% Wilson intervals), the games only
+    /// one reached, and McNemar's exact p-value on those.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["A", "B"],
+        conflicts_with_all = [
+            "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
+            "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
+            "merge", "json",
+        ]
+    )]
+    pub compare: Vec<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -492,6 +507,13 @@ pub struct TrainArgs {
     /// the end taught reaches the whole stretch at once (as ziap/2048-tdl learns).
     #[arg(long, conflicts_with = "steps")]
     pub backward: bool,
+    /// Carousel shaping (Jaśkowski 2018): keep, for each of these stages (sums of a
+    /// board's distinct tiles, as --stages: 16384,24576,32768), a pool of positions
+    /// where training games entered it, and start the games in turn anew and from each
+    /// pool, so every stage gets games. The pools are kept in the file, and --resume
+    /// goes on with them. Report lines count only the games started anew.
+    #[arg(long, value_name = "T,...")]
+    pub carousel: Option<String>,
     /// Draw the learning curve (mean score and tile rates per report) to this SVG or
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]

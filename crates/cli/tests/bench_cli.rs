@@ -526,3 +526,57 @@ fn shards_merge_into_the_whole_run() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+#[test]
+fn compare_pairs_two_runs_game_by_game() {
+    let save = |name: &str, ai: &str, seed: &str| {
+        let path = temp_path(name, "json");
+        let json = path.to_str().expect("utf-8").to_owned();
+        let out = ai2048(&[
+            "--ai",
+            ai,
+            "--seed",
+            seed,
+            "--num-games",
+            "30",
+            "-q",
+            "--json",
+            &json,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        path
+    };
+    let random = save("cmp-random", "random", "4");
+    let greedy = save("cmp-greedy", "greedy:eval=heuristic", "4");
+    let other_seed = save("cmp-seed5", "random", "5");
+    let arg = |p: &std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
+    let (r, g, o) = (arg(&random), arg(&greedy), arg(&other_seed));
+
+    let out = ai2048(&["--compare", &r, &g]);
+    assert_prints(&out, "30 paired games (left out: 0 only in");
+    let stdout = text(&out.stdout);
+    // Greedy beats random in nearly every game: a large positive difference.
+    let line = stdout.lines().nth(1).expect("the score line");
+    let diff: f64 = line
+        .split(&format!("{g} - {r}: "))
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no difference in {line:?}"));
+    assert!(diff > 1000.0, "{stdout}");
+    // A run compared with itself differs by nothing.
+    assert_prints(&ai2048(&["--compare", &r, &r]), ": +0 ± 0 a game");
+
+    assert_fails(
+        &ai2048(&["--compare", &r, &o]),
+        "the runs played other games",
+    );
+    assert_fails(&ai2048(&["--compare", &r]), "2 values required");
+    assert_fails(
+        &ai2048(&["--compare", &r, "/nonexistent/x.json"]),
+        "--compare: cannot read /nonexistent/x.json",
+    );
+    for p in [random, greedy, other_seed] {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -325,3 +325,49 @@ fn a_network_packs_for_play_and_describes_itself() {
         std::fs::remove_file(&packed),
     );
 }
+
+#[test]
+fn the_carousel_goes_on_from_the_file() {
+    let out = temp_path("carousel");
+    let stdout = train(&out, "30", &["--carousel", "256,512"]);
+    assert!(
+        stdout.contains("carousel over the stages 256,512"),
+        "{stdout}"
+    );
+    let pools = stdout
+        .lines()
+        .find(|l| l.starts_with("carousel pools: 256: "))
+        .unwrap_or_else(|| panic!("no pools in {stdout}"));
+    let net = NTupleNetwork::load(&out).expect("reads");
+    let kept = net.carousel().expect("the file keeps the carousel");
+    assert!(!kept.pools()[0].boards.is_empty(), "{pools}");
+    // Resumed without --carousel, it goes on with the file's.
+    let again = train(&out, "10", &["--resume"]);
+    assert!(
+        again.contains("carousel over the stages 256,512"),
+        "{again}"
+    );
+    // Training one game into `file` with `more` must fail, saying `message`.
+    let fails = |file: &Path, more: &[&str], message: &str| {
+        let mut args = vec!["train", "--tuples", "small", "--games", "1", "-q", "--out"];
+        args.push(path(file));
+        args.extend_from_slice(more);
+        let run = ai2048(&args);
+        let stderr = text(&run.stderr);
+        assert!(
+            !run.status.success() && stderr.contains(message),
+            "{more:?}: {stderr}"
+        );
+    };
+    fails(
+        &out,
+        &["--resume", "--carousel", "1024"],
+        "goes round the stages 256,512 already",
+    );
+    let _ = std::fs::remove_file(&out);
+    for bad in ["8192,4096", "x", ""] {
+        let fresh = temp_path("carousel-bad");
+        fails(&fresh, &["--carousel", bad], "--carousel");
+        assert!(!fresh.exists());
+    }
+}

@@ -77,6 +77,7 @@
 
 mod board;
 pub mod json;
+pub mod page;
 mod request;
 mod response;
 mod serve;

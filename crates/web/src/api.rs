@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ai2048_ai::{DEFAULT_PLAYER, PLAYERS};
+use ai2048_ai::DEFAULT_PLAYER;
 use ai2048_protocol::{Op, Request, RequestError, Response, Session};
 use axum::body::Body;
 use axum::extract::State;
@@ -160,24 +160,13 @@ pub async fn game_op(
 /// which options the web refuses and the server's time limits.
 pub async fn players(State(app): State<AppState>) -> HttpResponse {
     let config = &app.config;
-    let list: Vec<Value> = PLAYERS
-        .iter()
-        .map(|p| {
-            let options: Vec<Value> = p
-                .options
-                .iter()
-                .map(|(key, about)| {
-                    let probe = format!("{}:{}=1", p.name, key.replace(".NAME", ".x"));
-                    let web = probe
-                        .parse()
-                        .ok()
-                        .is_some_and(|spec| web_spec(Some(spec), config).is_ok());
-                    json!({"name": key, "about": about, "web": web})
-                })
-                .collect();
-            json!({"name": p.name, "about": p.about, "options": options})
-        })
-        .collect();
+    let list = game::players(|player, key| {
+        let probe = format!("{player}:{}=1", key.replace(".NAME", ".x"));
+        probe
+            .parse()
+            .ok()
+            .is_some_and(|spec| web_spec(Some(spec), config).is_ok())
+    });
     let body = json!({
         "default": DEFAULT_PLAYER,
         "players": list,

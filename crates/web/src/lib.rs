@@ -57,7 +57,6 @@ mod body;
 mod config;
 mod cors;
 mod error;
-pub mod game;
 mod json;
 pub mod policy;
 mod pool;
@@ -73,6 +72,7 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
 
+pub use ai2048_protocol::page as game;
 pub use api::{App, AppState};
 pub use assets::{Asset, ASSETS};
 pub use config::ServerConfig;

@@ -3,7 +3,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | the magic `ai2048nt` |
-//! | 4 | the format version (`u32`): 3 |
+//! | 4 | the format version (`u32`): 3, or 4 with a carousel |
 //! | 8 | games trained (`u64`) |
 //! | 4 | the number of tuples (`u32`) |
 //! | 1 + n per tuple | its number of cells n, then the cells (`u8` each) |
@@ -12,6 +12,7 @@
 //! | 4 + n | the notes: their length in bytes (`u32`), then UTF-8 text |
 //! | 4 per weight | every table of every stage, as [`NTupleNetwork::weights`] orders them (`f32`) |
 //! | 8 per weight | with coherence only: every weight's E and A (`f32` each) |
+//! | | version 4 only, the carousel ([`Carousel`]): the number of its stage thresholds (`u32`) and each (`u32`), then per threshold its pool: entries seen (`u64`), positions (`u32`), and each position as its board's 64 low bits (`u64`) and 16 high bits (`u16`) |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`) |
 //!
 //! All numbers are little-endian. Versions 1 and 2 (one stage, no notes, version 2
@@ -22,13 +23,18 @@ use core::fmt;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
+use ai2048_engine::Board;
+
+use super::carousel::{Carousel, Pool, POOL_CAPACITY};
 use super::index::reversed_digits;
 use super::weights::{Weights, COHERENCE_START};
 use super::{NTupleNetwork, Stages, Tuple};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
-/// The format version written.
-const VERSION: u32 = 3;
+/// The format version written: 3, or 4 for a network that holds a carousel.
+const VERSION: u32 = 4;
+/// The format version of a network without a carousel.
+const VERSION_PLAIN: u32 = 3;
 
 /// The most weights a file may hold, 2^30 (4 GiB of `f32`), so that a corrupt header
 /// cannot ask for more memory than any network needs.
@@ -158,6 +164,36 @@ impl<R: Read> Checked<R> {
             .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))
     }
 
+    /// The carousel: its stages, then a pool per stage threshold.
+    fn carousel(&mut self) -> Result<Carousel, NetworkError> {
+        let stages = self.stages()?;
+        let mut pools = Vec::new();
+        for stage in 1..stages.count() {
+            let what = format!("the carousel's pool {stage}");
+            let entered = u64::from_le_bytes(self.bytes(&what)?);
+            let len = self.u32(&what)? as usize;
+            if len > POOL_CAPACITY || len as u64 > entered {
+                return Err(NetworkError::Corrupt(format!(
+                    "{what} holds {len} positions of {entered} entries (at most {POOL_CAPACITY})"
+                )));
+            }
+            let mut boards = Vec::with_capacity(len);
+            for _ in 0..len {
+                let low = u64::from_le_bytes(self.bytes(&what)?);
+                let high = u16::from_le_bytes(self.bytes(&what)?);
+                let board = board_from_bits(low, high).ok_or_else(|| {
+                    NetworkError::Corrupt(format!(
+                        "{what} holds a position that is not a board ({low:016x}, {high:04x})"
+                    ))
+                })?;
+                boards.push(board);
+            }
+            pools.push(Pool { boards, entered });
+        }
+        Carousel::with_pools(stages, pools)
+            .map_err(|e| NetworkError::Corrupt(format!("the carousel: {e}")))
+    }
+
     pub(super) fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
         self.inner.read_exact(buf).map_err(|e| match e.kind() {
             io::ErrorKind::UnexpectedEof => {
@@ -214,6 +250,34 @@ pub(super) fn shape_bytes(net: &NTupleNetwork, notes: bool) -> (Vec<u8>, Vec<u8>
         text.extend_from_slice(n);
     }
     (tuples, stages, text)
+}
+
+/// The board whose [`Board::low_bits`] and [`Board::high_bits`] these are, if any.
+fn board_from_bits(low: u64, high: u16) -> Option<Board> {
+    let exps = core::array::from_fn(|i| {
+        ((low >> (60 - 4 * i)) & 0xF) as u8 | ((((high >> (15 - i)) & 1) as u8) << 4)
+    });
+    Board::from_exponents(exps)
+        .ok()
+        .filter(|b| b.low_bits() == low && b.high_bits() == high)
+}
+
+/// The bytes of a carousel, as version 4 writes it.
+fn carousel_bytes(carousel: &Carousel) -> Vec<u8> {
+    let thresholds = carousel.stages().thresholds();
+    let mut bytes = (thresholds.len() as u32).to_le_bytes().to_vec();
+    for t in thresholds {
+        bytes.extend_from_slice(&t.to_le_bytes());
+    }
+    for pool in carousel.pools() {
+        bytes.extend_from_slice(&pool.entered.to_le_bytes());
+        bytes.extend_from_slice(&(pool.boards.len() as u32).to_le_bytes());
+        for b in &pool.boards {
+            bytes.extend_from_slice(&b.low_bits().to_le_bytes());
+            bytes.extend_from_slice(&b.high_bits().to_le_bytes());
+        }
+    }
+    bytes
 }
 
 /// Where the weights of a file are: the tables of each stage, tuple after tuple.
@@ -312,7 +376,12 @@ impl NTupleNetwork {
             out.write_all(bytes)
         };
         put(&mut out, MAGIC)?;
-        put(&mut out, &VERSION.to_le_bytes())?;
+        let version = if self.carousel().is_some() {
+            VERSION
+        } else {
+            VERSION_PLAIN
+        };
+        put(&mut out, &version.to_le_bytes())?;
         put(&mut out, &self.games().to_le_bytes())?;
         let (tuples, stages, notes) = shape_bytes(self, true);
         put(&mut out, &tuples)?;
@@ -341,6 +410,9 @@ impl NTupleNetwork {
                 }
                 put(&mut out, &chunk)?;
             }
+        }
+        if let Some(carousel) = self.carousel() {
+            put(&mut out, &carousel_bytes(carousel))?;
         }
         let sum = hash.0.to_le_bytes();
         out.write_all(&sum)?;
@@ -438,6 +510,11 @@ impl NTupleNetwork {
             })?;
             coherence = keep_coherence.then_some(kept);
         }
+        let carousel = if version >= 4 {
+            Some(r.carousel()?)
+        } else {
+            None
+        };
         let expected = r.hash.0;
         let sum = u64::from_le_bytes(r.bytes("the checksum")?);
         if sum != expected {
@@ -483,9 +560,9 @@ impl NTupleNetwork {
             Some(c) => plain.with_coherence(Some(&c)),
             None => plain,
         };
-        Ok(NTupleNetwork::from_parts(
-            tuples, stages, weights, games, notes,
-        ))
+        let mut net = NTupleNetwork::from_parts(tuples, stages, weights, games, notes);
+        net.set_carousel(carousel);
+        Ok(net)
     }
     /// Writes the network to the file at `path`, atomically: into a temporary file in
     /// the same folder, flushed to disk, then renamed over `path`. An interrupted save
@@ -596,6 +673,54 @@ mod tests {
         net.add_games(1);
         net.add_note("trained by hand");
         net
+    }
+
+    /// Rewrites the checksum at the end of `bytes` to match what comes before it.
+    fn fix_checksum(bytes: &mut [u8]) {
+        let n = bytes.len() - 8;
+        let mut hash = Fnv::new();
+        hash.update(&bytes[..n]);
+        bytes[n..].copy_from_slice(&hash.0.to_le_bytes());
+    }
+
+    #[test]
+    fn a_carousel_reads_back_and_damage_to_it_is_named() {
+        let mut net = trained();
+        assert_eq!(net.to_bytes()[8..12], VERSION_PLAIN.to_le_bytes());
+        let mut carousel = Carousel::new("512,2048".parse().expect("stages")).expect("stages");
+        let mut rng = ai2048_engine::Rng::new(1);
+        let high: Board = "65536 512 0 0/0 0 0 0/0 0 0 0/0 0 0 2"
+            .parse()
+            .expect("a board");
+        carousel.enter(2, high, &mut rng);
+        net.set_carousel(Some(carousel));
+        let mut bytes = net.to_bytes();
+        assert_eq!(bytes[8..12], VERSION.to_le_bytes());
+        let back = NTupleNetwork::read_from(&bytes[..]).expect("reads back");
+        assert_eq!(back.carousel(), net.carousel());
+        assert_eq!(back.carousel().expect("kept").pools()[1].boards, [high]);
+        // The packed form is for play: no carousel.
+        assert!(net.quantized().carousel().is_none());
+        // The last pool's count of positions says 5000.
+        let n = bytes.len() - 8 - 10 - 4;
+        bytes[n..n + 4].copy_from_slice(&5000u32.to_le_bytes());
+        fix_checksum(&mut bytes);
+        let err = NTupleNetwork::read_from(&bytes[..])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the carousel's pool 2 holds 5000 positions"),
+            "{err}"
+        );
+        // A position with a tile above 131072.
+        let mut bytes = net.to_bytes();
+        let n = bytes.len() - 8 - 2;
+        bytes[n..n + 2].copy_from_slice(&0xFFFFu16.to_le_bytes());
+        fix_checksum(&mut bytes);
+        let err = NTupleNetwork::read_from(&bytes[..])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a board"), "{err}");
     }
 
     /// The bytes before the weights of [`trained`]: header, tuples, stages, flag, notes.
@@ -719,7 +844,7 @@ mod tests {
         ];
         let mut version = bytes.clone();
         version[8] = 9;
-        cases.push((version, "version 9, but this build reads versions 1 to 3"));
+        cases.push((version, "version 9, but this build reads versions 1 to 4"));
         let mut cell = bytes.clone();
         cell[8 + 4 + 8 + 4 + 2] = 17;
         cases.push((cell, "tuple 1: cell 17 is off the board"));

@@ -31,6 +31,7 @@
 //! ```
 
 mod builtin;
+mod carousel;
 mod ceiling;
 mod file;
 mod index;
@@ -43,6 +44,7 @@ mod tuple;
 mod weights;
 
 pub use builtin::{builtin, builtin_file};
+pub use carousel::{Carousel, NoCarouselStages, Pool, POOL_CAPACITY};
 pub use ceiling::Ceiling;
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};

@@ -3,6 +3,7 @@
 
 use ai2048_engine::Board;
 
+use super::carousel::Carousel;
 use super::index::{capped_at, symmetries, TupleIndex};
 use super::stages::{Stages, StagesError};
 use super::tuple::Tuple;
@@ -52,6 +53,8 @@ pub struct NTupleNetwork {
     games: u64,
     /// What made the network: one line per training run.
     notes: String,
+    /// The pools of carousel shaping, when it trains so.
+    carousel: Option<Carousel>,
 }
 
 impl NTupleNetwork {
@@ -119,6 +122,7 @@ impl NTupleNetwork {
             weights,
             games,
             notes,
+            carousel: None,
         }
     }
 
@@ -200,6 +204,23 @@ impl NTupleNetwork {
             self.notes.push('\n');
         }
         self.notes.push_str(line.trim());
+    }
+
+    /// The pools of carousel shaping ([`Carousel`]), when the network trains with it;
+    /// the file keeps them, so training goes on with them.
+    #[must_use]
+    pub fn carousel(&self) -> Option<&Carousel> {
+        self.carousel.as_ref()
+    }
+
+    /// Sets or removes the carousel the network trains with.
+    pub fn set_carousel(&mut self, carousel: Option<Carousel>) {
+        self.carousel = carousel;
+    }
+
+    /// Takes the carousel out, for training to fill.
+    pub(crate) fn take_carousel(&mut self) -> Option<Carousel> {
+        self.carousel.take()
     }
 
     /// The number of lookups a value takes: eight per tuple.
@@ -370,6 +391,7 @@ impl NTupleNetwork {
             }
             None => plain,
         };
+        net.carousel = self.carousel.clone();
         Ok(net)
     }
 
@@ -420,6 +442,8 @@ impl NTupleNetwork {
             weights: Weights::Plain(Box::new([])),
             games: self.games,
             notes: self.notes.clone(),
+            // Training state, which the play formats do not keep.
+            carousel: None,
         }
     }
 

@@ -20,9 +20,9 @@
 //!
 //! All numbers are little-endian.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
-use super::file::{check_size, reserve_ahead, shape_bytes, Checked, Fnv};
+use super::file::{check_size, reserve_ahead, Checked, Fnv};
 use super::network::table_starts;
 use super::weights::{Quantized, Weights};
 use super::{NTupleNetwork, NetworkError};
@@ -65,7 +65,10 @@ impl NTupleNetwork {
     /// assert!((back.value(board) - net.value(board)).abs() < 0.5);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn write_packed(&self, mut out: impl Write, level: i32) -> io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn write_packed(&self, mut out: impl io::Write, level: i32) -> io::Result<()> {
+        use super::file::shape_bytes;
+        use std::io::Write;
         let packed;
         let net = if self.is_quantized() {
             self
@@ -118,7 +121,7 @@ impl NTupleNetwork {
     pub fn read_packed(bytes: &[u8]) -> Result<NTupleNetwork, NetworkError> {
         let info = packed_info(bytes)?;
         let frame = &bytes[12..info.bytes - 8];
-        let decoder = zstd::Decoder::with_buffer(frame).map_err(damaged)?;
+        let decoder = decompressed(frame).map_err(damaged)?;
         let mut r = Checked {
             inner: decoder,
             hash: Fnv::new(),
@@ -170,6 +173,9 @@ impl NTupleNetwork {
             ));
         }
         let starts = table_starts(&tuples, &stages);
+        // Read in pieces as they arrive (a corrupt header cannot ask for memory it does
+        // not fill), then copied once onto huge pages where the system gives them.
+        let values = crate::huge::filled(values.len(), |i| values[i]);
         let weights = Weights::Quantized(Quantized {
             values: values.into(),
             scales: scales.into(),
@@ -179,6 +185,21 @@ impl NTupleNetwork {
             tuples, stages, weights, games, notes,
         ))
     }
+}
+
+/// The body of a packed network, decompressed as it is read: by zstd's C library
+/// natively, by the pure-Rust ruzstd in WebAssembly.
+#[cfg(not(target_arch = "wasm32"))]
+fn decompressed(frame: &[u8]) -> io::Result<impl Read + '_> {
+    zstd::Decoder::with_buffer(frame)
+}
+
+/// The body of a packed network, decompressed as it is read: by zstd's C library
+/// natively, by the pure-Rust ruzstd in WebAssembly.
+#[cfg(target_arch = "wasm32")]
+fn decompressed(frame: &[u8]) -> io::Result<impl Read + '_> {
+    ruzstd::decoding::StreamingDecoder::new(frame)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
 }
 
 /// The size and checksum of a packed network, once its magic, version and checksum

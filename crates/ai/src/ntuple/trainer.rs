@@ -2,11 +2,15 @@
 //! training loop, used by `ai2048 train` and by Python.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Dir, PlayableBoard, RandableBoard, Rng, Rules};
 
-use super::NTupleNetwork;
+use super::{Carousel, NTupleNetwork, Stages};
+
+/// The stream of a game's seed that picks its carousel start, apart from its tiles'.
+const CAROUSEL_STREAM: u64 = 0xCA20_05E1;
 
 /// How the weights move toward their targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +351,9 @@ pub struct TrainedGame {
     pub moves: u64,
     /// The moves trained on: the game's and its restarts'.
     pub trained_moves: u64,
+    /// Where the game started: 0 for a new game, or the carousel stage (from 1) whose
+    /// pool gave its first position ([`Carousel`]); its score counts from there.
+    pub start_stage: usize,
 }
 
 /// The move a network makes one ply deep, and what it leads to.
@@ -434,8 +441,10 @@ impl Trainer {
         net.prepare(self.config.learning);
         let first = net.games();
         let claimed = AtomicU64::new(0);
+        let carousel = net.take_carousel().map(Mutex::new);
+        let carousel = carousel.as_ref();
         let work = |net: &NTupleNetwork| {
-            let mut worker = Worker::new(net, &self.config);
+            let mut worker = Worker::new(net, &self.config, carousel);
             while go_on() {
                 let k = claimed.fetch_add(1, Ordering::Relaxed);
                 if k >= games {
@@ -457,6 +466,7 @@ impl Trainer {
         }
         let trained = claimed.into_inner().min(games);
         net.add_games(trained);
+        net.set_carousel(carousel.map(|c| lock(c).clone()));
         trained
     }
 }
@@ -501,10 +511,21 @@ impl Worker<'_> {
     }
 }
 
+/// The carousel, even if a thread panicked holding it (its pools stay valid).
+fn lock(carousel: &Mutex<Carousel>) -> std::sync::MutexGuard<'_, Carousel> {
+    carousel.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The state of one training thread.
 struct Worker<'a> {
     net: &'a NTupleNetwork,
     config: &'a TrainConfig,
+    /// The carousel the games start from and feed, with its stages (read without
+    /// the lock), and the stage the stretch being played has reached.
+    carousel: Option<(&'a Mutex<Carousel>, Stages)>,
+    reached: usize,
+    /// The stage entries of the game being played, for the carousel's pools.
+    entries: Vec<(usize, ai2048_engine::Board)>,
     /// The afterstates of the stretch being played, when restarting.
     path: Vec<RandableBoard>,
     /// The afterstates not yet learned (see [`Worker::stretch`]).
@@ -522,10 +543,17 @@ struct Stretch {
 }
 
 impl<'a> Worker<'a> {
-    fn new(net: &'a NTupleNetwork, config: &'a TrainConfig) -> Worker<'a> {
+    fn new(
+        net: &'a NTupleNetwork,
+        config: &'a TrainConfig,
+        carousel: Option<&'a Mutex<Carousel>>,
+    ) -> Worker<'a> {
         Worker {
             net,
             config,
+            carousel: carousel.map(|c| (c, lock(c).stages().clone())),
+            reached: 0,
+            entries: Vec::new(),
             path: Vec::new(),
             pending: std::collections::VecDeque::new(),
             episode: Vec::new(),
@@ -535,9 +563,19 @@ impl<'a> Worker<'a> {
     /// Plays and learns game `index` of the network's life, with its restarts.
     fn play(&mut self, index: u64) -> TrainedGame {
         let rules = self.config.rules;
-        let mut rng = Rng::new(derive_seed(self.config.seed, index));
-        let board = PlayableBoard::init(&mut rng, rules.start_tiles, rules.four_probability);
+        let seed = derive_seed(self.config.seed, index);
+        let mut rng = Rng::new(seed);
+        let mut pick = Rng::new(derive_seed(seed, CAROUSEL_STREAM));
+        let start = self
+            .carousel
+            .as_ref()
+            .and_then(|(c, _)| lock(c).start(index, &mut pick));
+        let board = match start {
+            Some((_, board)) => PlayableBoard::new(board),
+            None => PlayableBoard::init(&mut rng, rules.start_tiles, rules.four_probability),
+        };
         self.path.clear();
+        self.entries.clear();
         let game = self.stretch(board, None, &mut rng);
         let mut trained_moves = game.moves;
         if let Some(restart) = self.config.restart {
@@ -552,12 +590,19 @@ impl<'a> Worker<'a> {
                 trained_moves += self.stretch(board, Some((from, value)), &mut rng).moves;
             }
         }
+        if let Some((carousel, _)) = &self.carousel {
+            let mut carousel = lock(carousel);
+            for &(stage, board) in &self.entries {
+                carousel.enter(stage, board, &mut pick);
+            }
+        }
         TrainedGame {
             index,
             score: game.score,
             max_tile: game.last.board().max_tile(),
             moves: game.moves,
             trained_moves,
+            start_stage: start.map_or(0, |(stage, _)| stage),
         }
     }
 
@@ -588,6 +633,9 @@ impl<'a> Worker<'a> {
             }
         }
         let (mut score, mut moves) = (0u64, 0u64);
+        if let Some((_, stages)) = &self.carousel {
+            self.reached = stages.of(board.board());
+        }
         loop {
             // The move: the best score plus value of the afterstate.
             let mut best: Option<(RandableBoard, u32, f32)> = None;
@@ -616,6 +664,15 @@ impl<'a> Worker<'a> {
             score += u64::from(gained);
             moves += 1;
             board = after.with_random_tile(rng, p4).0;
+            if let Some((_, stages)) = &self.carousel {
+                let stage = stages.of(board.board());
+                if stage > self.reached {
+                    self.reached = stage;
+                    if !board.board().is_over() {
+                        self.entries.push((stage, board.board()));
+                    }
+                }
+            }
         }
         if backward {
             self.learn_backward(rate);

@@ -9,6 +9,8 @@
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
+use crate::huge;
+
 /// The accumulators' start: |E| / A is then 1, a full step, with no branch.
 pub(crate) const COHERENCE_START: f32 = f32::MIN_POSITIVE;
 
@@ -61,12 +63,12 @@ impl Weights {
     /// `len` weights of `value`, without coherence.
     pub(crate) fn plain(len: usize, value: f32) -> Weights {
         let bits = value.to_bits();
-        Weights::Plain((0..len).map(|_| AtomicU32::new(bits)).collect())
+        Weights::Plain(huge::atomics(len, |_| bits))
     }
 
     /// These weights, without coherence.
     pub(crate) fn from_values(values: &[f32]) -> Weights {
-        Weights::Plain(values.iter().map(|w| AtomicU32::new(w.to_bits())).collect())
+        Weights::Plain(huge::atomics(values.len(), |i| values[i].to_bits()))
     }
 
     /// The number of weights.
@@ -104,21 +106,17 @@ impl Weights {
     /// The same weights with coherence: the accumulators `coherence` gives, or fresh.
     pub(crate) fn with_coherence(&self, coherence: Option<&[[f32; 2]]>) -> Weights {
         let fresh = [COHERENCE_START; 2];
-        Weights::Coherent(
-            (0..self.len())
-                .map(|i| {
-                    let [e, a] = coherence.map_or(fresh, |c| c[i]);
-                    [self.get(i), e, a].map(|x| AtomicU32::new(x.to_bits()))
-                })
-                .collect(),
-        )
+        Weights::Coherent(huge::atomic_triples(self.len(), |i| {
+            let [e, a] = coherence.map_or(fresh, |c| c[i]);
+            [self.get(i), e, a].map(f32::to_bits)
+        }))
     }
 
     /// The same weights without coherence, as `f32`.
     pub(crate) fn without_coherence(&self) -> Weights {
         match self {
-            Weights::Plain(w) => Weights::Plain(w.iter().map(copy).collect()),
-            Weights::Coherent(w) => Weights::Plain(w.iter().map(|[a, _, _]| copy(a)).collect()),
+            Weights::Plain(w) => Weights::Plain(huge::atomics(w.len(), |i| bits(&w[i]))),
+            Weights::Coherent(w) => Weights::Plain(huge::atomics(w.len(), |i| bits(&w[i][0]))),
             Weights::Quantized(_) => Weights::from_values(&self.values()),
         }
     }
@@ -126,7 +124,7 @@ impl Weights {
     /// The weights as `i16` with one scale per table: each table's largest magnitude
     /// becomes 32767. `starts` gives where each table begins, then the end.
     pub(crate) fn quantized(&self, starts: &[usize]) -> Weights {
-        let mut values = Vec::with_capacity(self.len());
+        let mut values = huge::filled(self.len(), |_| 0i16);
         let mut scales = Vec::with_capacity(starts.len().saturating_sub(1));
         for pair in starts.windows(2) {
             let max = (pair[0]..pair[1])
@@ -138,7 +136,9 @@ impl Weights {
                 1.0
             };
             scales.push(scale);
-            values.extend((pair[0]..pair[1]).map(|i| (self.get(i) / scale).round() as i16));
+            for (i, v) in values.iter_mut().enumerate().take(pair[1]).skip(pair[0]) {
+                *v = (self.get(i) / scale).round() as i16;
+            }
         }
         Weights::Quantized(Quantized {
             values: values.into(),
@@ -172,6 +172,10 @@ pub(crate) fn step_coherent([w, e, a]: &[AtomicU32; 3], step: f32) {
     set(w, get(w) + step * (ev.abs() / av));
     set(e, ev + step);
     set(a, av + step.abs());
+}
+
+fn bits(a: &AtomicU32) -> u32 {
+    a.load(Relaxed)
 }
 
 fn copy(a: &AtomicU32) -> AtomicU32 {

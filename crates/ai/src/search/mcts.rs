@@ -2,7 +2,7 @@
 //! UCT (a tree over moves and sampled spawns, grown by UCB1).
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use ai2048_engine::{Board, Dir, DirSet, RandableBoard, Rng};
 

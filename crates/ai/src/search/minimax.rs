@@ -3,7 +3,7 @@
 //! UCSB CS 165A assignment.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use ai2048_engine::{Board, Dir};
 

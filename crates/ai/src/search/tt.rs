@@ -35,7 +35,7 @@ impl TransTable {
     pub fn new(slots: usize) -> TransTable {
         let n = slots.max(1).next_power_of_two();
         TransTable {
-            slots: vec![Entry::default(); n],
+            slots: crate::huge::filled(n, |_| Entry::default()),
             mask: n - 1,
         }
     }

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ai2048_bench::{
-    format_summary, resume_bench, to_json, BenchConfig, GameRecord, MergedRun, SavedRun, Summary,
+    format_summary, resume_bench, to_json, BenchConfig, Comparison, GameRecord, MergedRun,
+    SavedRun, Summary,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
@@ -35,6 +36,19 @@ use crate::progress::games_bar;
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
     if !args.merge.is_empty() {
         merge(&args.merge, args.json.as_deref())?;
+        return Ok(Outcome::Done);
+    }
+    if let [a, b] = &args.compare[..] {
+        let text = Comparison::of(
+            &saved_run(a, "--compare")?,
+            &saved_run(b, "--compare")?,
+            2048,
+        )
+        .context("--compare")?
+        .format(&a.display().to_string(), &b.display().to_string());
+        let mut out = std::io::stdout().lock();
+        write!(out, "{text}")?;
+        out.flush()?;
         return Ok(Outcome::Done);
     }
     // First, so that Ctrl-C while players or networks load stops cleanly too.
@@ -175,17 +189,26 @@ fn index_ranges(ranges: &[std::ops::Range<u64>]) -> String {
     format!("game{} {}", if one { "" } else { "s" }, text.join(", "))
 }
 
-/// The finished games of the run saved in `path`, checked to be games of `config`.
-fn saved_games(path: &Path, config: &BenchConfig) -> Result<Vec<GameRecord>> {
+/// The run saved in `path`, read for `option`.
+fn read_saved(path: &Path, option: &str) -> Result<SavedRun> {
     let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--resume: cannot read {}", path.display()))?;
-    let saved = SavedRun::from_json(&text).with_context(|| {
+        .with_context(|| format!("{option}: cannot read {}", path.display()))?;
+    SavedRun::from_json(&text).with_context(|| {
         format!(
-            "--resume: {} is not the JSON of an ai2048 bench run",
+            "{option}: {} is not the JSON of an ai2048 bench run",
             path.display()
         )
-    })?;
-    saved
+    })
+}
+
+/// The finished games of the run saved in `path`, read for `option`.
+fn saved_run(path: &Path, option: &str) -> Result<Vec<GameRecord>> {
+    Ok(read_saved(path, option)?.records().to_vec())
+}
+
+/// The finished games of the run saved in `path`, checked to be games of `config`.
+fn saved_games(path: &Path, config: &BenchConfig) -> Result<Vec<GameRecord>> {
+    read_saved(path, "--resume")?
         .records_for(config)
         .with_context(|| format!("--resume: cannot go on with {}", path.display()))
 }

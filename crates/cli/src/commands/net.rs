@@ -128,6 +128,9 @@ fn describe(out: &mut impl Write, path: &Path, bytes: &[u8]) -> Result<()> {
         by_tile.join(", ")
     )?;
     writeln!(out, "games     {}", net.games())?;
+    if let Some(carousel) = net.carousel() {
+        writeln!(out, "carousel  {carousel}")?;
+    }
     if net.notes().is_empty() {
         writeln!(out, "notes     none")?;
     } else {

@@ -11,7 +11,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::ntuple::{
-    parse_tuples, Learning, NTupleNetwork, Restart, Stages, TrainConfig, TrainedGame, Trainer,
+    parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages, TrainConfig, TrainedGame,
+    Trainer,
 };
 use ai2048_bench::{plot_curve, CurvePoint, PlotFormat};
 use anyhow::{anyhow, bail, Context, Result};
@@ -88,7 +89,11 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
                 format!(", TD(λ) with λ {} over {} moves", config.lambda, config.steps)
             } else {
                 String::new()
-            },
+            }
+            + &net
+                .carousel()
+                .map(|c| format!(", carousel over the stages {}", c.stages()))
+                .unwrap_or_default(),
         describe_rules(config.rules),
     )?;
     writeln!(out, "\n{}", report_header())?;
@@ -167,6 +172,9 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     )?;
     if let Some(path) = &args.plot {
         writeln!(out, "learning curve drawn to {}", path.display())?;
+    }
+    if let Some(carousel) = net.carousel() {
+        writeln!(out, "carousel pools: {carousel}")?;
     }
     out.flush()?;
     Ok(Outcome::from_interrupted(interrupted))
@@ -260,6 +268,36 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
             bail!("--init must be a number from -10000000 to 10000000, not {v}");
         }
     }
+    let carousel = args
+        .carousel
+        .as_deref()
+        .map(|text| {
+            text.parse::<Stages>()
+                .map_err(anyhow::Error::from)
+                .and_then(|stages| Ok(Carousel::new(stages)?))
+        })
+        .transpose()
+        .context("--carousel")?;
+    let mut net = network_of(args, tuples, stages)?;
+    match (carousel, net.carousel()) {
+        (Some(asked), Some(kept)) if asked.stages() != kept.stages() => bail!(
+            "--carousel: {} goes round the stages {} already; leave --carousel out to go on with them",
+            args.out.display(),
+            kept.stages()
+        ),
+        (Some(asked), None) => net.set_carousel(Some(asked)),
+        _ => {}
+    }
+    Ok(net)
+}
+
+/// The network to train, before its carousel: a new one, or with `--resume` the one
+/// in `--out`, split into `stages` if asked.
+fn network_of(
+    args: &TrainArgs,
+    tuples: Option<Vec<ai2048_ai::ntuple::Tuple>>,
+    stages: Option<Stages>,
+) -> Result<NTupleNetwork> {
     if !args.resume {
         if args.out.exists() {
             bail!(
@@ -387,7 +425,10 @@ impl Progress {
 
 /// The statistics of the games since the last report line.
 struct Window {
+    /// Every game of the window, wherever it started.
     games: u64,
+    /// The games started anew, whose outcomes the statistics count.
+    scored: u64,
     score_sum: u64,
     max_score: u64,
     reached: [u64; REPORT_TILES.len()],
@@ -405,6 +446,7 @@ impl Window {
     fn new() -> Window {
         Window {
             games: 0,
+            scored: 0,
             score_sum: 0,
             max_score: 0,
             reached: [0; REPORT_TILES.len()],
@@ -413,6 +455,10 @@ impl Window {
 
     fn add(&mut self, game: &TrainedGame) {
         self.games += 1;
+        if game.start_stage > 0 {
+            return;
+        }
+        self.scored += 1;
         self.score_sum += game.score;
         self.max_score = self.max_score.max(game.score);
         for (n, &tile) in self.reached.iter_mut().zip(&REPORT_TILES) {
@@ -421,12 +467,12 @@ impl Window {
     }
 
     fn mean_score(&self) -> f64 {
-        self.score_sum as f64 / self.games.max(1) as f64
+        self.score_sum as f64 / self.scored.max(1) as f64
     }
 
     fn rates(&self) -> [f64; REPORT_TILES.len()] {
         self.reached
-            .map(|n| 100.0 * n as f64 / self.games.max(1) as f64)
+            .map(|n| 100.0 * n as f64 / self.scored.max(1) as f64)
     }
 
     /// A line of the learning curve: the network's games so far, then the window's
@@ -571,8 +617,21 @@ mod tests {
                 max_tile,
                 moves: 10,
                 trained_moves: 10,
+                start_stage: 0,
             });
         }
+        // Games started from a carousel's pool count for the window, not its statistics.
+        for _ in 0..3 {
+            w.add(&TrainedGame {
+                index: 0,
+                score: 1_000_000,
+                max_tile: 32768,
+                moves: 10,
+                trained_moves: 10,
+                start_stage: 2,
+            });
+        }
+        assert_eq!((w.games, w.scored), (7, 4));
         let line = w.line(4);
         assert_eq!(
             line.split_whitespace().collect::<Vec<_>>(),

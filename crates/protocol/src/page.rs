@@ -1,5 +1,7 @@
-//! The page's game, served without state: a new game from a seed, and one move at a
-//! time, the spawn drawn from a generator seeded by the game's seed and the turn.
+//! The page's game, without state: a new game from a seed, and one move at a time,
+//! the spawn drawn from a generator seeded by the game's seed and the turn. The page
+//! of `ai2048 serve` asks the server for them (`POST /api/new`, `/api/step`); the
+//! static site asks the same functions compiled to WebAssembly.
 //!
 //! The rules are the engine's: [`Game::new`] deals the start tiles, the move and its
 //! score come from [`PlayableBoard::apply_scored`], the spawn from
@@ -10,11 +12,11 @@
 //! [`RandableBoard::with_random_tile`]: ai2048_engine::RandableBoard::with_random_tile
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use web_time::{SystemTime, UNIX_EPOCH};
 
+use crate::{board_to_json, Op, Request};
 use ai2048_engine::rng::{derive_seed, splitmix64};
 use ai2048_engine::{motions, Board, Dir, Game, PlayableBoard, Rng, Rules, Spawn};
-use ai2048_protocol::{board_to_json, Op, Request};
 use serde_json::{json, Map, Value};
 
 use crate::json::{check_fields, safe_integer, MAX_SAFE_INTEGER};
@@ -147,13 +149,31 @@ pub fn motions_json(board: Board, dir: Dir) -> Value {
         .collect()
 }
 
+/// The players as `GET /api/players` lists them: each with its name, what it is, and
+/// its options, each option with `web`, whether `allowed(player, option)` says a
+/// client here may set it.
+#[must_use]
+pub fn players(allowed: impl Fn(&str, &str) -> bool) -> Vec<Value> {
+    ai2048_ai::PLAYERS
+        .iter()
+        .map(|p| {
+            let options: Vec<Value> = p
+                .options
+                .iter()
+                .map(|(key, about)| json!({"name": key, "about": about, "web": allowed(p.name, key)}))
+                .collect();
+            json!({"name": p.name, "about": p.about, "options": options})
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The board of a JSON answer.
     fn board_of(answer: &Value) -> Board {
-        ai2048_protocol::board_from_json(&answer["board"]).expect("a board")
+        crate::board_from_json(&answer["board"]).expect("a board")
     }
 
     fn fields(v: Value) -> Map<String, Value> {

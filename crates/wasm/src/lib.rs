@@ -1,0 +1,163 @@
+//! The engine and the AI of ai2048 for the browser: the page's game and the engine
+//! protocol, compiled to WebAssembly, so that the page plays with no server behind it.
+//!
+//! Every function takes and answers JSON text, the very requests and answers of
+//! `ai2048 serve`'s API, made by the same Rust code:
+//!
+//! | function | as |
+//! | --- | --- |
+//! | [`new_game`] | `POST /api/new` |
+//! | [`step`] | `POST /api/step`: the move, and its spawn from `derive_seed(seed, turn)` |
+//! | [`engine`] | one line of `ai2048 engine`: `apply`, `legal`, `spawns`, `best` |
+//! | [`players`] | `GET /api/players` |
+//!
+//! So a game replays the same from its seed and moves here as on the server, and a
+//! search at a fixed depth finds the same move. Errors are `{"error":"..."}`, as the
+//! server's; nothing panics on bad input.
+//!
+//! ```
+//! let game = ai2048_wasm::new_game(r#"{"seed":7}"#);
+//! assert!(game.contains(r#""turn":0"#));
+//! let best = ai2048_wasm::engine(
+//!     r#"{"op":"best","board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]],"ai":"greedy:eval=heuristic"}"#,
+//! );
+//! assert!(best.contains(r#""dir":"#), "{best}");
+//! ```
+#![deny(missing_docs)]
+
+use std::cell::RefCell;
+
+use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
+use ai2048_protocol::json::object;
+use ai2048_protocol::{page, Session};
+use serde_json::json;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+thread_local! {
+    /// The engine session: it keeps the players it creates, as the server's do.
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+fn error(message: impl Into<String>) -> String {
+    json!({ "error": message.into() }).to_string()
+}
+
+/// `POST /api/new`: `{"seed":S}` to a new game of the original rules.
+#[wasm_bindgen]
+#[must_use]
+pub fn new_game(request: &str) -> String {
+    match object(request, "new").and_then(|fields| page::new_game(&fields)) {
+        Ok(answer) => answer.to_string(),
+        Err(e) => error(e),
+    }
+}
+
+/// `POST /api/step`: `{"board":B,"dir":D,"seed":S,"turn":T}` to the board after the
+/// move and its spawn, the score, and the tiles' paths.
+#[wasm_bindgen]
+#[must_use]
+pub fn step(request: &str) -> String {
+    match object(request, "step").and_then(|fields| page::step(&fields)) {
+        Ok(answer) => answer.to_string(),
+        Err(e) => error(e),
+    }
+}
+
+/// One request of the engine protocol (`apply`, `legal`, `spawns`, `best`), answered
+/// as `ai2048 engine` answers it. A browser has one thread and no files, so player
+/// options that start threads or read files are refused.
+#[wasm_bindgen]
+#[must_use]
+pub fn engine(line: &str) -> String {
+    if let Some(refused) = refusal(line) {
+        return error(refused);
+    }
+    SESSION.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            match Session::new(DEFAULT_PLAYER) {
+                Ok(session) => *slot = Some(session),
+                Err(e) => return error(e.to_string()),
+            }
+        }
+        let session = slot.as_mut().expect("made above");
+        session.handle_line(line).unwrap_or_default()
+    })
+}
+
+/// Why the request `line` asks for what a browser cannot give, if it does.
+fn refusal(line: &str) -> Option<String> {
+    let fields = object(line, "engine").ok()?;
+    let spec: PlayerSpec = fields.get("ai")?.as_str()?.parse().ok()?;
+    spec.options
+        .iter()
+        .find_map(|(key, value)| option_refusal(key, value))
+}
+
+/// Why player option `key` set to `value` is refused in the browser, if it is.
+fn option_refusal(key: &str, value: &str) -> Option<String> {
+    match key {
+        "weights" | "network" => Some(format!(
+            "player option {key}: the browser's AI reads no files"
+        )),
+        "threads" if value != "1" => {
+            Some("player option threads: the browser's AI searches on one thread".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// The longest search the page offers, in milliseconds (as the server's cap).
+const MAX_TIME_MS: u64 = 1000;
+
+/// `GET /api/players`: the players, their options (with `web`: whether the browser
+/// takes it), the default player and the longest time per move the page offers.
+#[wasm_bindgen]
+#[must_use]
+pub fn players() -> String {
+    let players = page::players(|_, key| option_refusal(key, "2").is_none());
+    json!({
+        "default": DEFAULT_PLAYER,
+        "players": players,
+        "max_time_ms": MAX_TIME_MS,
+        "default_time_ms": 50,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn bad_requests_are_errors() {
+        assert!(new_game("{").contains("invalid JSON"));
+        assert!(step(r#"{"seed":1}"#).contains("error"));
+        let threads = engine(
+            r#"{"op":"best","board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,2]],"ai":"expectimax:threads=2"}"#,
+        );
+        assert!(threads.contains("one thread"), "{threads}");
+        let file = engine(
+            r#"{"op":"best","board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,2]],"ai":"greedy:network=x.np"}"#,
+        );
+        assert!(file.contains("reads no files"), "{file}");
+        assert!(engine("nonsense").contains("error"));
+    }
+
+    #[test]
+    fn a_game_steps_as_the_server_steps() {
+        let game: Value = serde_json::from_str(&new_game(r#"{"seed":3}"#)).expect("JSON");
+        let request = json!({"board": game["board"], "dir": "left", "seed": 3, "turn": 0});
+        let fields = request.as_object().expect("an object").clone();
+        let native = page::step(&fields).expect("a step");
+        assert_eq!(step(&request.to_string()), native.to_string());
+    }
+
+    #[test]
+    fn players_lists_the_default() {
+        let list: Value = serde_json::from_str(&players()).expect("JSON");
+        assert_eq!(list["default"], DEFAULT_PLAYER);
+        assert!(list["players"].as_array().is_some_and(|p| p.len() >= 5));
+    }
+}
