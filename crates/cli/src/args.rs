@@ -608,6 +608,32 @@ pub struct ServeArgs {
     /// Open the page in a browser once the server listens.
     #[arg(long)]
     pub open: bool,
+    /// Where the saved scores (players, ranked games, the leaderboard) are kept: a
+    /// SQLite file's path (created when missing), a postgres://USER:PASSWORD@HOST:PORT/DB
+    /// URL, or `none` for a server that keeps no scores. Default: scores.db in
+    /// $XDG_DATA_HOME/ai2048 (else ~/.local/share/ai2048).
+    #[arg(long, value_name = "PATH|URL|none")]
+    pub db: Option<String>,
+    /// Lets the pages of this origin (like `https://example.org`, or `*` for any) call the
+    /// score API from a browser (CORS): for the static site. Repeatable.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// Moves per second that one client address may send to ranked games.
+    #[arg(long, default_value_t = 200, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub moves_per_second: u32,
+    /// New ranked games per minute that one client address may start.
+    #[arg(long, default_value_t = 60, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_per_minute: u32,
+    /// New players per hour that one client address may register.
+    #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub players_per_hour: u32,
+    /// A ranked game with no move for this many seconds ends as it stands, and counts.
+    #[arg(long, default_value_t = 86_400, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub abandon_after: u64,
+    /// SQLite: flush every move to the disk before answering it, so that it survives
+    /// a power cut too (every move survives a crash of the server without it); slower.
+    #[arg(long)]
+    pub sqlite_full_sync: bool,
 }
 
 /// `ai2048 replay`.

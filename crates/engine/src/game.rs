@@ -38,6 +38,23 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
+/// Where a game's spawns after its start tiles come from.
+///
+/// Both start from the game's seed, and the start tiles are dealt the same way; they
+/// differ in the spawn after each turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SpawnStream {
+    /// One generator, seeded with the game's seed, draws the start tiles and then every
+    /// spawn in turn: what [`Game::new`] plays.
+    #[default]
+    Sequential,
+    /// The spawn after the turn numbered `n` (from 0) comes from a generator of its own,
+    /// `Rng::new(derive_seed(seed, n))` (see [`derive_seed`](crate::rng::derive_seed)),
+    /// so that a server can draw it from the seed and the turn alone, keeping no
+    /// generator between moves: how `ai2048 serve` plays its games.
+    PerTurn,
+}
+
 /// A seeded game of 2048.
 ///
 /// The same seed and rules give the same game, on every machine: all the randomness
@@ -65,6 +82,7 @@ pub struct Game {
     score: u64,
     start: Vec<Spawn>,
     turns: Vec<Turn>,
+    spawns: SpawnStream,
     /// Set when an illegal move found no empty cell to spawn in (only under
     /// `illegal_move_spawns`): the UCSB grader ends the game there.
     stuck: bool,
@@ -77,6 +95,30 @@ impl Game {
     ///
     /// When the rules are invalid (see [`Rules::validate`]).
     pub fn new(seed: u64, rules: Rules) -> Result<Game, RulesError> {
+        Game::with_spawns(seed, rules, SpawnStream::Sequential)
+    }
+
+    /// A new game from `seed` whose spawns come from `spawns`: [`Game::new`] with
+    /// [`SpawnStream::Sequential`].
+    ///
+    /// ```
+    /// use ai2048_engine::rng::derive_seed;
+    /// use ai2048_engine::{Dir, Game, PlayableBoard, Rng, Rules, SpawnStream};
+    /// let mut game = Game::with_spawns(9, Rules::ORIGINAL, SpawnStream::PerTurn)?;
+    /// let before = game.board();
+    /// let dir = before.legal_dirs().iter().next().unwrap();
+    /// let turn = game.try_play(dir)?;
+    /// // The spawn of turn 0 comes from the seed and the turn alone.
+    /// let (moved, _) = PlayableBoard::new(before).apply_scored(dir).unwrap();
+    /// let (after, spawn) = moved.with_random_tile(&mut Rng::new(derive_seed(9, 0)), 0.1);
+    /// assert_eq!((game.board(), turn.spawn), (after.board(), Some(spawn)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the rules are invalid (see [`Rules::validate`]).
+    pub fn with_spawns(seed: u64, rules: Rules, spawns: SpawnStream) -> Result<Game, RulesError> {
         rules.validate()?;
         let mut rng = Rng::new(seed);
         let mut board = Board::EMPTY;
@@ -95,6 +137,7 @@ impl Game {
             score: 0,
             start,
             turns: Vec::new(),
+            spawns,
             stuck: false,
         })
     }
@@ -109,6 +152,12 @@ impl Game {
     #[must_use]
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// Where the spawns after the start tiles come from.
+    #[must_use]
+    pub fn spawn_stream(&self) -> SpawnStream {
+        self.spawns
     }
 
     /// The current board.
@@ -165,6 +214,9 @@ impl Game {
             return Err(PlayError::GameOver);
         }
         let p4 = self.rules.four_probability;
+        if self.spawns == SpawnStream::PerTurn {
+            self.rng = Rng::new(crate::rng::derive_seed(self.seed, self.turns.len() as u64));
+        }
         let turn = match PlayableBoard::new(self.board).apply_scored(dir) {
             Some((after, score)) => {
                 let (next, spawn) = after.with_random_tile(&mut self.rng, p4);
@@ -213,7 +265,8 @@ impl Game {
     /// rewound too, so playing the same move again gives the same spawn.
     pub fn undo(&mut self) -> Option<Turn> {
         let last = *self.turns.last()?;
-        let mut game = Game::new(self.seed, self.rules).expect("rules were valid");
+        let mut game =
+            Game::with_spawns(self.seed, self.rules, self.spawns).expect("rules were valid");
         for turn in &self.turns[..self.turns.len() - 1] {
             game.try_play(turn.dir).expect("a recorded turn replays");
         }
@@ -227,6 +280,7 @@ impl Game {
         Replay {
             seed: self.seed,
             rules: self.rules,
+            spawns: self.spawns,
             start: self.start.clone(),
             turns: self.turns.iter().map(|t| (t.dir, t.spawn)).collect(),
             score: self.score,

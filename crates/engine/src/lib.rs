@@ -42,7 +42,7 @@ mod turn;
 
 pub use board::{Board, MAX_EXPONENT, MAX_TILE};
 pub use dir::{Dir, DirSet, ParseDirError};
-pub use game::{Game, PlayError, Turn};
+pub use game::{Game, PlayError, SpawnStream, Turn};
 pub use motion::{motions, Motion};
 pub use parse::{exponent_of_tile, ParseBoardError, TileError};
 pub use replay::{Replay, ReplayError};

@@ -4,7 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{Board, Dir, Game, Rules, Spawn};
+use crate::{Board, Dir, Game, Rules, Spawn, SpawnStream};
 
 /// The record of a game. Its text form (written by [`fmt::Display`], read by
 /// [`Replay::from_str`]) looks like this:
@@ -20,7 +20,9 @@ use crate::{Board, Dir, Game, Rules, Spawn};
 /// ```
 ///
 /// Each turn line holds a direction letter and the spawn that followed it, as
-/// `cell:tile` (`-` for none). [`Replay::verify`] replays the game from its seed and
+/// `cell:tile` (`-` for none). A game whose spawns come one generator per turn
+/// ([`SpawnStream::PerTurn`], the games of `ai2048 serve`) has a line `spawns per-turn`
+/// after its rules; without that line the spawns are [`SpawnStream::Sequential`]. [`Replay::verify`] replays the game from its seed and
 /// checks every spawn, the score and the final board.
 ///
 /// ```
@@ -40,6 +42,8 @@ pub struct Replay {
     pub seed: u64,
     /// Its rules.
     pub rules: Rules,
+    /// Where its spawns come from.
+    pub spawns: SpawnStream,
     /// The starting tiles.
     pub start: Vec<Spawn>,
     /// Every turn: the direction and the spawn that followed it.
@@ -82,6 +86,9 @@ fn err(at: usize, message: impl Into<String>) -> ReplayError {
 
 const MAGIC: &str = "ai2048-replay 1";
 
+/// The line that marks a game of [`SpawnStream::PerTurn`].
+const SPAWNS_PER_TURN: &str = "spawns per-turn";
+
 impl Replay {
     /// Replays the game from its seed and checks that every spawn, the score and the
     /// final board are what the replay says. Returns the replayed game.
@@ -90,7 +97,8 @@ impl Replay {
     ///
     /// Names the first turn (counted from 1) that differs, or turn 0 for the start.
     pub fn verify(&self) -> Result<Game, ReplayError> {
-        let mut game = Game::new(self.seed, self.rules).map_err(|e| err(0, e.to_string()))?;
+        let mut game = Game::with_spawns(self.seed, self.rules, self.spawns)
+            .map_err(|e| err(0, e.to_string()))?;
         if game.start_spawns() != self.start.as_slice() {
             return Err(err(0, "the starting tiles are not those the seed gives"));
         }
@@ -173,6 +181,9 @@ impl fmt::Display for Replay {
             "rules start_tiles={} four_probability={} illegal_move_spawns={}",
             self.rules.start_tiles, self.rules.four_probability, self.rules.illegal_move_spawns
         )?;
+        if self.spawns == SpawnStream::PerTurn {
+            writeln!(f, "{SPAWNS_PER_TURN}")?;
+        }
         write!(f, "start")?;
         for &s in &self.start {
             write!(f, " {}", spawn_text(Some(s)))?;
@@ -231,7 +242,21 @@ impl FromStr for Replay {
                 .map_err(|_| err(at, "illegal_move_spawns is not true or false"))?,
         };
         rules.validate().map_err(|e| err(at, e.to_string()))?;
-        let (at, start_line) = next("start")?;
+        let (mut at, mut start_line) = next("start")?;
+        let mut spawns = SpawnStream::Sequential;
+        if let Some(stream) = start_line.strip_prefix("spawns") {
+            if start_line != SPAWNS_PER_TURN {
+                return Err(err(
+                    at,
+                    format!(
+                        "unknown spawns {:?}: expected `{SPAWNS_PER_TURN}`",
+                        stream.trim()
+                    ),
+                ));
+            }
+            spawns = SpawnStream::PerTurn;
+            (at, start_line) = next("start")?;
+        }
         let start = start_line
             .strip_prefix("start")
             .ok_or_else(|| err(at, "expected `start cell:tile ...`"))?
@@ -253,6 +278,7 @@ impl FromStr for Replay {
                 return Ok(Replay {
                     seed,
                     rules,
+                    spawns,
                     start,
                     turns,
                     score,

@@ -406,3 +406,48 @@ fn a_start_that_the_rules_do_not_allow_fails() {
     let tampered = edit_line(&text, 3, |l| l.replace("start_tiles=2", "start_tiles=1"));
     assert_eq!(verify_err(&tampered).at, 0);
 }
+
+#[test]
+fn per_turn_games_round_trip_and_say_so() {
+    use ai2048_engine::rng::derive_seed;
+    use ai2048_engine::{PlayableBoard, SpawnStream};
+    let mut game = Game::with_spawns(77, Rules::ORIGINAL, SpawnStream::PerTurn).unwrap();
+    let mut rng = Rng::new(5);
+    while !game.is_over() {
+        let before = game.board();
+        let dir = Dir::ALL[(rng.next_u64() % 4) as usize];
+        let Ok(turn) = game.try_play(dir) else {
+            continue;
+        };
+        // The spawn of turn n is the one `Rng::new(derive_seed(seed, n))` draws.
+        let n = (game.moves() - 1) as u64;
+        let (moved, _) = PlayableBoard::new(before).apply_scored(dir).unwrap();
+        let (after, spawn) = moved.with_random_tile(&mut Rng::new(derive_seed(77, n)), 0.1);
+        assert_eq!((game.board(), turn.spawn), (after.board(), Some(spawn)));
+    }
+    // Undo keeps the stream.
+    let mut undone = game.clone();
+    let last = undone.undo().unwrap();
+    assert_eq!(undone.try_play(last.dir).unwrap(), last);
+    assert_eq!(undone.board(), game.board());
+
+    let text = game.replay().to_string();
+    assert_eq!(text.lines().nth(3), Some("spawns per-turn"));
+    let replay: Replay = text.parse().unwrap();
+    assert_eq!(replay.spawns, SpawnStream::PerTurn);
+    assert_eq!(replay.verify().unwrap().score(), game.score());
+    // The same moves under the sequential stream do not replay.
+    let sequential = text.replace("spawns per-turn\n", "");
+    let replay: Replay = sequential.parse().unwrap();
+    assert_eq!(replay.spawns, SpawnStream::Sequential);
+    assert!(replay.verify().is_err());
+    // Sequential games are written as before, without the line.
+    let (_, old) = sample();
+    assert!(!old.lines().any(|l| l.starts_with("spawns")));
+    let e = parse_err(&text.replace("spawns per-turn", "spawns sideways"));
+    assert_eq!(e.at, 4);
+    assert_eq!(
+        e.message,
+        "unknown spawns \"sideways\": expected `spawns per-turn`"
+    );
+}

@@ -16,7 +16,7 @@ use web_time::{SystemTime, UNIX_EPOCH};
 
 use crate::{board_to_json, Op, Request};
 use ai2048_engine::rng::{derive_seed, splitmix64};
-use ai2048_engine::{motions, Game, PlayableBoard, Rng, Rules, Spawn};
+use ai2048_engine::{motions, Board, Dir, Game, PlayableBoard, Rng, Rules, Spawn};
 use serde_json::{json, Map, Value};
 
 use crate::json::{check_fields, safe_integer, MAX_SAFE_INTEGER};
@@ -32,7 +32,9 @@ fn fresh_seed() -> u64 {
     splitmix64(&mut state) & MAX_SAFE_INTEGER
 }
 
-fn spawn_json(spawn: Spawn) -> Value {
+/// A spawn as the API writes it: `{"cell":C,"tile":T}`.
+#[must_use]
+pub fn spawn_json(spawn: Spawn) -> Value {
     json!({"cell": spawn.cell, "tile": spawn.tile()})
 }
 
@@ -102,7 +104,7 @@ pub fn step(fields: &Map<String, Value>) -> Result<Value, String> {
         }
         Err(e) => return Err(e.message),
     };
-    let Some((moved, score)) = PlayableBoard::new(board).apply_scored(dir) else {
+    let Some((after, score, spawn)) = play_turn(board, dir, seed, turn) else {
         return Ok(json!({
             "board": board_to_json(board),
             "score": 0,
@@ -113,21 +115,38 @@ pub fn step(fields: &Map<String, Value>) -> Result<Value, String> {
             "motions": [],
         }));
     };
-    let mut rng = Rng::new(derive_seed(seed, turn));
-    let (after, spawn) = moved.with_random_tile(&mut rng, Rules::ORIGINAL.four_probability);
-    let paths: Vec<Value> = motions(board, dir)
-        .into_iter()
-        .map(|m| json!({"from": m.from, "to": m.to, "merged": m.merged}))
-        .collect();
     Ok(json!({
-        "board": board_to_json(after.board()),
+        "board": board_to_json(after),
         "score": score,
         "moved": true,
         "spawn": spawn_json(spawn),
         "over": after.is_over(),
         "turn": (turn + 1).min(MAX_SAFE_INTEGER),
-        "motions": paths,
+        "motions": motions_json(board, dir),
     }))
+}
+
+/// The move `dir` on `board` at turn `turn` of the game of `seed`, under the original
+/// rules: the board after it and its spawn, its points, and the spawn, which comes
+/// from `Rng::new(derive_seed(seed, turn))`. `None` when the move changes nothing.
+///
+/// This is [`Game::with_spawns`] with [`SpawnStream::PerTurn`](ai2048_engine::SpawnStream::PerTurn),
+/// one turn at a time: the page's game and the ranked games play by it.
+#[must_use]
+pub fn play_turn(board: Board, dir: Dir, seed: u64, turn: u64) -> Option<(Board, u32, Spawn)> {
+    let (moved, points) = PlayableBoard::new(board).apply_scored(dir)?;
+    let mut rng = Rng::new(derive_seed(seed, turn));
+    let (after, spawn) = moved.with_random_tile(&mut rng, Rules::ORIGINAL.four_probability);
+    Some((after.board(), points, spawn))
+}
+
+/// The tiles' paths of the move `dir` on `board`, as the page animates them.
+#[must_use]
+pub fn motions_json(board: Board, dir: Dir) -> Value {
+    motions(board, dir)
+        .into_iter()
+        .map(|m| json!({"from": m.from, "to": m.to, "merged": m.merged}))
+        .collect()
 }
 
 /// The players as `GET /api/players` lists them: each with its name, what it is, and
@@ -151,7 +170,6 @@ pub fn players(allowed: impl Fn(&str, &str) -> bool) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ai2048_engine::{Board, Dir};
 
     /// The board of a JSON answer.
     fn board_of(answer: &Value) -> Board {

@@ -34,6 +34,7 @@ let url = null;
 let context = null;
 let page = null;
 let profile = null;
+let scoresDir = null;
 const pageErrors = [];
 
 function stopServer() {
@@ -51,7 +52,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // Starts `ai2048 serve --port 0` and reads the address it prints.
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The saved scores go to a database of the test's own.
+    scoresDir = mkdtempSync(path.join(tmpdir(), 'ai2048-scores-'));
+    const args = ['serve', '--port', '0', '--db', path.join(scoresDir, 'scores.db')];
+    const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     server = child;
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`no address from ${BINARY} in 30 s: ${stderr}`)), 30_000);
@@ -121,6 +125,7 @@ after(async () => {
   } finally {
     stopServer();
     if (profile) rmSync(profile, { recursive: true, force: true });
+    if (scoresDir) rmSync(scoresDir, { recursive: true, force: true });
   }
 });
 
@@ -289,4 +294,52 @@ test('autoplay stops at "You win!" and goes on after "Keep going"', async () => 
   await page.waitForTimeout(300);
   await settled();
   assert.deepEqual(pageErrors, [], 'the page logged no error');
+});
+
+test('a ranked game: register, play to the end, see it on the leaderboard; names are text', async () => {
+  await page.goto(url);
+  // A name written as HTML is refused, and the refusal shows as text.
+  await page.fill('#ranked-name', '<img src=x id=injected>');
+  await page.click('#ranked-register');
+  await page.waitForFunction(() => document.querySelector('#ranked-status').textContent.includes('is not allowed'));
+  assert.equal(await page.locator('#injected').count(), 0, 'no element was made from the name');
+  // A name the server keeps, shown back as text.
+  const name = `Ann ${Date.now() % 100000}`;
+  await page.fill('#ranked-name', name);
+  await page.click('#ranked-register');
+  await page.waitForFunction((n) => document.querySelector('#ranked-who').textContent === `Playing as ${n}`, name);
+  await page.click('#ranked-start');
+  await page.waitForFunction(() => window.ai2048Ranked.state() !== null);
+  // Play it out through the page (the first direction that moves, as the keys would).
+  const final = await page.evaluate(async () => {
+    const dirs = ['left', 'down', 'right', 'up'];
+    for (let moves = 0; moves < 5000 && !window.ai2048Ranked.state().over; moves++) {
+      const turn = window.ai2048Ranked.state().turn;
+      for (const dir of dirs) {
+        await window.ai2048Ranked.move(dir);
+        if (window.ai2048Ranked.state().turn !== turn || window.ai2048Ranked.state().over) break;
+      }
+    }
+    return window.ai2048Ranked.state();
+  });
+  assert.equal(final.over, true, 'the ranked game ended');
+  await page.waitForFunction(() => document.querySelector('#ranked-status').textContent.startsWith('Game over'));
+  // The board the page shows is the server's.
+  const shown = await page.$$eval('#ranked-board .ranked-cell', (cells) => cells.map((c) => Number(c.textContent || 0)));
+  assert.deepEqual(shown, final.board.flat());
+  // On the leaderboard, its name as text, with a replay that checks out.
+  await page.waitForFunction((id) => [...document.querySelectorAll('#ranked-leaders a')]
+    .some((a) => a.href.includes(id)), final.id);
+  const row = await page.evaluate((id) => {
+    const link = [...document.querySelectorAll('#ranked-leaders a')].find((a) => a.href.includes(id));
+    const cells = [...link.closest('tr').children].map((td) => td.textContent);
+    return { cells, href: link.href };
+  }, final.id);
+  assert.equal(row.cells[1], name);
+  assert.equal(Number(row.cells[2]), final.score);
+  const replay = await fetch(row.href);
+  assert.equal(replay.status, 200);
+  assert.match(await replay.text(), /^ai2048-replay 1\nseed \d+\n/);
+  // The browser logs the refused name's 400; nothing else.
+  assert.deepEqual(pageErrors.filter((e) => !/status of 400/.test(e)), []);
 });

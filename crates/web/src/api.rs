@@ -23,6 +23,8 @@ pub struct App {
     pub config: ServerConfig,
     /// The threads that run searches.
     pub pool: SearchPool,
+    /// The saved scores, when the server keeps them.
+    pub scores: Option<Arc<crate::scores::Scores>>,
 }
 
 /// The state handlers receive.
@@ -183,14 +185,28 @@ pub async fn not_found(method: Method, uri: Uri) -> ApiError {
     )
 }
 
+/// The methods a path takes.
+fn allowed_methods(path: &str) -> &'static str {
+    let ranked = path.strip_prefix("/api/ranked/");
+    if path == "/api/players" {
+        "GET, POST"
+    } else if ranked.is_some_and(|rest| rest.ends_with("/move")) || path == "/api/ranked" {
+        "POST"
+    } else if ranked.is_some()
+        || path.starts_with("/api/players/")
+        || path == "/api/leaderboard"
+        || !path.starts_with("/api")
+    {
+        "GET"
+    } else {
+        "POST"
+    }
+}
+
 /// A route asked with the wrong method: 405, naming the right one.
 pub async fn method_not_allowed(method: Method, uri: Uri) -> HttpResponse {
     let path = uri.path();
-    let allowed = if path.starts_with("/api") && path != "/api/players" {
-        "POST"
-    } else {
-        "GET"
-    };
+    let allowed = allowed_methods(path);
     let mut response = ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("method {method} is not allowed on {path}: use {allowed}"),

@@ -19,6 +19,8 @@ pub const ASSETS: &[Asset] = &[
     asset("/style.css", CSS, include_str!("../assets/style.css")),
     asset("/app.js", JS, include_str!("../assets/app.js")),
     asset("/favicon.svg", SVG, include_str!("../assets/favicon.svg")),
+    asset("/ranked.js", JS, include_str!("../assets/ranked.js")),
+    asset("/ranked.css", CSS, include_str!("../assets/ranked.css")),
 ];
 
 const HTML: &str = "text/html; charset=utf-8";

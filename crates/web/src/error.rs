@@ -14,6 +14,12 @@ pub struct ApiError {
     pub message: String,
     /// The request's `id`, echoed first in the answer.
     pub id: Option<Value>,
+    /// Seconds to wait before trying again, sent as `Retry-After` (1 for a 503 that
+    /// names none).
+    pub retry_after: Option<u64>,
+    /// The answer's JSON object, when it is more than `{"error": ...}`: the error is
+    /// added to it (a 409 on a move carries the game as it stands).
+    pub extra: Option<serde_json::Map<String, Value>>,
 }
 
 impl ApiError {
@@ -23,6 +29,8 @@ impl ApiError {
             status,
             message: message.into(),
             id: None,
+            retry_after: None,
+            extra: None,
         }
     }
 
@@ -34,6 +42,24 @@ impl ApiError {
     /// A 503 Service Unavailable: every worker is busy and the queue is full.
     pub fn busy(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// The same error, telling the client to wait `seconds` before trying again.
+    #[must_use]
+    pub fn retry_after(self, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..self
+        }
+    }
+
+    /// The same error, its answer holding `fields` besides `"error"`.
+    #[must_use]
+    pub fn with_fields(self, fields: serde_json::Map<String, Value>) -> ApiError {
+        ApiError {
+            extra: Some(fields),
+            ..self
+        }
     }
 
     /// The same error, answering the request with this `id`.
@@ -55,12 +81,22 @@ pub fn json_response(status: StatusCode, body: String) -> Response {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ai2048_protocol::Response::Error(self.message).to_line(self.id.as_ref());
+        let body = match self.extra {
+            Some(mut fields) => {
+                fields.insert("error".to_owned(), Value::from(self.message));
+                Value::Object(fields).to_string()
+            }
+            None => ai2048_protocol::Response::Error(self.message).to_line(self.id.as_ref()),
+        };
         let mut response = json_response(self.status, body);
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+        let retry_after = match self.retry_after {
+            Some(seconds) => Some(seconds),
+            None => (self.status == StatusCode::SERVICE_UNAVAILABLE).then_some(1),
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -19,6 +19,9 @@
 //! | `POST /api/step` | `{"board":B,"dir":D,"seed":S,"turn":T}` | the board after the move and its spawn, `score`, `moved`, `spawn`, `over`, `turn`, and the tiles' `motions` |
 //! | `GET /api/players` | | the players and their options, and the time limits |
 //!
+//! With saved scores ([`Server::bind_with_scores`]), the server also serves players,
+//! ranked games and a leaderboard: see [`scores`].
+//!
 //! The protocol's requests are read by [`ai2048_protocol::Request`], so their
 //! validation and error messages are the same as on `ai2048 engine`'s stdin; bad ones
 //! get 400. Seeds and turns are integers up to 2^53 - 1, which JavaScript holds
@@ -52,10 +55,12 @@ mod api;
 mod assets;
 mod body;
 mod config;
+mod cors;
 mod error;
 mod json;
 pub mod policy;
 mod pool;
+pub mod scores;
 mod server;
 
 use std::io;
@@ -74,7 +79,7 @@ pub use config::ServerConfig;
 pub use error::ApiError;
 pub use json::MAX_SAFE_INTEGER;
 pub use pool::{Busy, SearchPool};
-pub use server::{serve_blocking, Server};
+pub use server::{serve_blocking, serve_blocking_with_scores, Server};
 
 /// The protocol operations served at `POST /api/OP`.
 const PROTOCOL_OPS: [&str; 4] = ["apply", "legal", "spawns", "best"];
@@ -86,12 +91,34 @@ const PROTOCOL_OPS: [&str; 4] = ["apply", "legal", "spawns", "best"];
 ///
 /// When a search thread cannot be started.
 pub fn router(config: ServerConfig) -> io::Result<Router> {
+    router_with_scores(config, None)
+}
+
+/// The application with the score API of `scores` (players, ranked games, the
+/// leaderboard: see [`scores`]), or without it when `None`.
+///
+/// # Errors
+///
+/// When a search thread cannot be started.
+pub fn router_with_scores(
+    config: ServerConfig,
+    scores: Option<Arc<scores::Scores>>,
+) -> io::Result<Router> {
     // The built-in network is read now, not by the first search, whose time cap would
     // otherwise include the read.
     let _ = ai2048_ai::ntuple::builtin();
     let pool = SearchPool::new(config.workers, config.queue, config.players_per_worker)?;
     let request_timeout = config.request_timeout;
-    let app: AppState = Arc::new(App { config, pool });
+    let origins = scores
+        .as_ref()
+        .map(|s| s.config().allow_origins.clone())
+        .unwrap_or_default();
+    let with_scores = scores.is_some();
+    let app: AppState = Arc::new(App {
+        config,
+        pool,
+        scores,
+    });
     let mut router = Router::new();
     for asset in ASSETS {
         router = router.route(asset.path, get(move || async move { asset.response() }));
@@ -114,15 +141,31 @@ pub fn router(config: ServerConfig) -> io::Result<Router> {
             }),
         );
     }
+    let mut router = router.route("/api", post(api::protocol_line));
+    if with_scores {
+        use scores::api as s;
+        router = router
+            .route("/api/players", get(api::players).post(s::create_player))
+            .route("/api/players/{name}", get(s::show_player))
+            .route("/api/ranked", post(s::create_game))
+            .route("/api/ranked/{id}", get(s::show_game))
+            .route("/api/ranked/{id}/move", post(s::play))
+            .route("/api/ranked/{id}/replay", get(s::replay))
+            .route("/api/leaderboard", get(s::leaderboard));
+    } else {
+        router = router.route("/api/players", get(api::players));
+    }
+    let origins = Arc::new(origins);
     let router = router
-        .route("/api", post(api::protocol_line))
-        .route("/api/players", get(api::players))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         // The handlers read bodies themselves, with their own limit and timeout.
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn(move |request, next| {
             timeout(request_timeout, request, next)
+        }))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            cors::cors(Arc::clone(&origins), request, next)
         }))
         .with_state(app);
     Ok(router)

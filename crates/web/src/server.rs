@@ -14,7 +14,10 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::{router, ServerConfig};
+use tower::ServiceExt;
+
+use crate::scores::{api::ClientAddr, Scores};
+use crate::{router_with_scores, ServerConfig};
 
 /// A bound server, ready to run: the page and the API on one address.
 ///
@@ -40,7 +43,21 @@ impl Server {
     ///
     /// When the address cannot be bound or a search thread cannot be started.
     pub async fn bind(addr: SocketAddr, config: ServerConfig) -> io::Result<Server> {
-        let router = router(config.clone())?;
+        Server::bind_with_scores(addr, config, None).await
+    }
+
+    /// [`Server::bind`], with the score API of `scores` when it is `Some` (see
+    /// [`crate::scores`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Server::bind`].
+    pub async fn bind_with_scores(
+        addr: SocketAddr,
+        config: ServerConfig,
+        scores: Option<Arc<Scores>>,
+    ) -> io::Result<Server> {
+        let router = router_with_scores(config.clone(), scores)?;
         let listener = TcpListener::bind(addr).await?;
         Ok(Server {
             listener,
@@ -95,8 +112,8 @@ impl Server {
                 () = &mut shutdown => return Ok(()),
                 accepted = self.listener.accept() => accepted,
             };
-            let stream = match accepted {
-                Ok((stream, _)) => stream,
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of file descriptors, or a connection reset before it was
                     // accepted: wait a little, then go on accepting.
@@ -105,7 +122,13 @@ impl Server {
                 }
             };
             let _ = stream.set_nodelay(true);
-            let service = TowerToHyperService::new(self.router.clone());
+            // The client's address, for the rate limits.
+            let service = TowerToHyperService::new(self.router.clone().map_request(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(ClientAddr(peer));
+                    request
+                },
+            ));
             let header_timeout = self.config.header_timeout;
             tokio::spawn(async move {
                 let _permit = permit;
@@ -134,12 +157,32 @@ pub fn serve_blocking(
     config: ServerConfig,
     on_ready: impl FnOnce(SocketAddr),
 ) -> io::Result<()> {
+    serve_blocking_with_scores(addr, config, None, on_ready)
+}
+
+/// [`serve_blocking`], with the scores kept in the database of `scores` (opened
+/// first) when it is `Some`.
+///
+/// # Errors
+///
+/// When the runtime cannot start, the database cannot be opened, or the address
+/// cannot be bound.
+pub fn serve_blocking_with_scores(
+    addr: SocketAddr,
+    config: ServerConfig,
+    scores: Option<crate::scores::ScoresConfig>,
+    on_ready: impl FnOnce(SocketAddr),
+) -> io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("ai2048-web")
         .build()?;
     runtime.block_on(async {
-        let server = Server::bind(addr, config).await?;
+        let scores = match scores {
+            Some(scores) => Some(Scores::open(scores).await.map_err(io::Error::other)?),
+            None => None,
+        };
+        let server = Server::bind_with_scores(addr, config, scores).await?;
         on_ready(server.local_addr()?);
         server.run().await
     })

@@ -7,8 +7,11 @@ use std::io::{self, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::process::{Command, Stdio};
 
-use ai2048_web::{serve_blocking, ServerConfig};
-use anyhow::{Context, Result};
+use std::time::Duration;
+
+use ai2048_web::scores::{DbLocation, Rate, RateLimits, ScoresConfig};
+use ai2048_web::{serve_blocking_with_scores, ServerConfig};
+use anyhow::{bail, Result};
 
 use crate::args::ServeArgs;
 
@@ -17,17 +20,64 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     let addr = SocketAddr::new(args.host, args.port);
     let config = ServerConfig::default();
     let (workers, memory) = (config.workers, config.worst_case_memory_mb());
-    serve_blocking(addr, config, |bound| {
+    let scores = scores_config(args)?;
+    let kept = scores.as_ref().map_or_else(
+        || "no scores kept (--db none)".to_owned(),
+        |s| format!("scores kept in {}", s.db.display()),
+    );
+    serve_blocking_with_scores(addr, config, scores, |bound| {
         let url = format!("http://{bound}");
         let mut out = io::stdout().lock();
         // Nobody reading stdout is no reason not to serve.
         let _ = writeln!(out, "listening on {url}").and_then(|()| out.flush());
-        eprintln!("{workers} search threads, players within {memory} MiB; press Ctrl-C to stop");
+        eprintln!(
+            "{workers} search threads, players within {memory} MiB, {kept}; press Ctrl-C to stop"
+        );
         if args.open {
             open_browser(&browser_url(bound));
         }
     })
-    .with_context(|| format!("cannot serve on {addr}"))
+    .map_err(|e| {
+        // The database's errors say what they are about; the others are the address's.
+        if e.kind() == io::ErrorKind::Other {
+            anyhow::Error::msg(e.to_string())
+        } else {
+            anyhow::Error::new(e).context(format!("cannot serve on {addr}"))
+        }
+    })
+}
+
+/// The scores' settings of `args`: `None` for `--db none`.
+fn scores_config(args: &ServeArgs) -> Result<Option<ScoresConfig>> {
+    let db = match args.db.as_deref() {
+        Some("none") => return Ok(None),
+        Some(text) => text.parse::<DbLocation>().map_err(anyhow::Error::msg)?,
+        None => DbLocation::default_sqlite().map_err(anyhow::Error::msg)?,
+    };
+    for origin in &args.allow_origin {
+        let ok = origin == "*"
+            || ((origin.starts_with("http://") || origin.starts_with("https://"))
+                && !origin.trim_end_matches('/').ends_with(':')
+                && origin.split("://").nth(1).is_some_and(|host| {
+                    !host.is_empty() && !host.contains('/') && !host.contains(char::is_whitespace)
+                }));
+        if !ok {
+            bail!(
+                "--allow-origin {origin:?} is not an origin: expected SCHEME://HOST[:PORT] (like https://example.org, with no path) or *"
+            );
+        }
+    }
+    Ok(Some(ScoresConfig {
+        db,
+        limits: RateLimits {
+            players: Rate::per_hour(args.players_per_hour),
+            games: Rate::per_minute(args.games_per_minute),
+            moves: Rate::per_second(args.moves_per_second),
+        },
+        abandon_after: Duration::from_secs(args.abandon_after),
+        allow_origins: args.allow_origin.clone(),
+        sqlite_full_sync: args.sqlite_full_sync,
+    }))
 }
 
 /// The address a browser on this machine reaches the server at: a server on every

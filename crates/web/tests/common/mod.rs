@@ -90,7 +90,21 @@ impl Client {
         path: &str,
         body: &[u8],
     ) -> std::io::Result<Reply> {
+        self.request_with(method, path, &[], body).await
+    }
+
+    /// Sends one request with these extra headers and reads its answer.
+    pub async fn request_with(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> std::io::Result<Reply> {
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: test\r\n");
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
         if method != "GET" || !body.is_empty() {
             head.push_str(&format!(
                 "Content-Type: application/json\r\nContent-Length: {}\r\n",
@@ -196,3 +210,4 @@ pub async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> 
 pub async fn post(addr: SocketAddr, path: &str, body: &Value) -> Reply {
     request(addr, "POST", path, &body.to_string()).await
 }
+pub mod ranked;

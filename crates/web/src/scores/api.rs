@@ -1,0 +1,676 @@
+//! The score API's handlers: players, ranked games the server referees, the
+//! leaderboard.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use ai2048_engine::{Dir, Game, Replay, Rules, Spawn, SpawnStream};
+use ai2048_protocol::board_to_json;
+use axum::body::Body;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use serde_json::{json, Map, Value};
+
+use super::clock::{now_ms, rfc3339};
+use super::db::{DbError, Finished, GameRow, MoveRow, MoveUpdate};
+use super::limits::Action;
+use super::names::{check_name, name_key};
+use super::tokens::{new_game_id, new_seed, new_token, token_hash};
+use super::Scores;
+use crate::body::{read_body, utf8};
+use crate::error::json_response;
+use crate::{ApiError, AppState};
+use ai2048_protocol::json::{check_fields, kind, object, quote, safe_integer, MAX_SAFE_INTEGER};
+use ai2048_protocol::page::{motions_json, play_turn, spawn_json};
+
+/// The client's address, as [`Server`](crate::Server) puts it in every request's
+/// extensions for the rate limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub SocketAddr);
+
+/// The client's address, when the server gave it (all clients share one allowance
+/// when the application is served without it).
+pub type Client = Option<Extension<ClientAddr>>;
+
+fn client_ip(client: &Client) -> IpAddr {
+    client
+        .as_ref()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip())
+}
+
+impl From<DbError> for ApiError {
+    fn from(e: DbError) -> ApiError {
+        eprintln!("ai2048 serve: database error: {}", e.message);
+        if e.transient {
+            ApiError::busy("the database is busy or out of reach; try again in a moment")
+        } else {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal error: the database failed; the request changed nothing",
+            )
+        }
+    }
+}
+
+fn internal(message: String) -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        format!("internal error: {message}"),
+    )
+}
+
+/// The scores of the application (the routes exist only when it has them).
+fn scores(app: &AppState) -> Result<&Arc<Scores>, ApiError> {
+    app.scores.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "this server keeps no scores (it was started with --db none)",
+        )
+    })
+}
+
+/// The scores, once the client's allowance for `action` is counted.
+fn limited<'a>(
+    app: &'a AppState,
+    action: Action,
+    client: &Client,
+) -> Result<&'a Arc<Scores>, ApiError> {
+    let scores = scores(app)?;
+    scores.limiters.check(action, client_ip(client))?;
+    Ok(scores)
+}
+
+async fn fields(
+    app: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+    what: &str,
+    known: &[&str],
+) -> Result<Map<String, Value>, ApiError> {
+    let bytes = read_body(headers, body, &app.config).await?;
+    let text = utf8(&bytes)?;
+    let text = if text.trim().is_empty() { "{}" } else { text };
+    let fields = object(text, what).map_err(ApiError::bad_request)?;
+    check_fields(&fields, what, known).map_err(ApiError::bad_request)?;
+    Ok(fields)
+}
+
+fn unauthorized(message: &str) -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, message)
+}
+
+/// The hash of the request's bearer token.
+fn bearer_hash(headers: &HeaderMap) -> Result<String, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Err(unauthorized(
+            "missing Authorization: Bearer TOKEN (the token that POST /api/players gave)",
+        ));
+    };
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| unauthorized("the Authorization header must be Bearer TOKEN"))?;
+    Ok(token_hash(token))
+}
+
+fn created(body: &Value) -> Response {
+    let mut response = json_response(StatusCode::CREATED, body.to_string());
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+fn ok(body: &Value) -> Response {
+    json_response(StatusCode::OK, body.to_string())
+}
+
+/// `POST /api/players`: `{"name": N}` to 201 `{"name": N, "token": T}`.
+pub async fn create_player(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let run = async {
+        let scores = limited(&app, Action::NewPlayer, &client)?;
+        let fields = fields(&app, &headers, body, "player", &["name"]).await?;
+        let name = string_field(&fields, "name", "1 to 20 letters, digits, spaces, - and _")?;
+        check_name(name).map_err(ApiError::bad_request)?;
+        let token = new_token().map_err(internal)?;
+        let added = scores
+            .db
+            .create_player(name, &name_key(name), &token_hash(&token), now_ms())
+            .await?;
+        if !added {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "the name {} is taken (names are unique ignoring case): choose another",
+                    quote(&Value::from(name))
+                ),
+            ));
+        }
+        Ok(created(&json!({"name": name, "token": token})))
+    };
+    run.await.into_response()
+}
+
+/// `POST /api/ranked`: a new game of the token's player.
+pub async fn create_game(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let run = async {
+        let scores = limited(&app, Action::NewGame, &client)?;
+        let hash = bearer_hash(&headers)?;
+        let Some((player, _)) = scores.db.player_by_token(&hash).await? else {
+            return Err(unauthorized("unknown token: no player has it"));
+        };
+        fields(&app, &headers, body, "ranked game", &[]).await?;
+        let seed = new_seed().map_err(internal)?;
+        let id = new_game_id().map_err(internal)?;
+        let game = Game::with_spawns(seed, Rules::ORIGINAL, SpawnStream::PerTurn)
+            .map_err(|e| internal(e.to_string()))?;
+        let board = game.board();
+        scores
+            .db
+            .create_game(&id, &player, seed, board, now_ms())
+            .await?;
+        let spawns: Vec<Value> = game.start_spawns().iter().map(|&s| spawn_json(s)).collect();
+        Ok(created(&json!({
+            "id": id,
+            "board": board_to_json(board),
+            "score": 0,
+            "turn": 0,
+            "over": board.is_over(),
+            "spawns": spawns,
+        })))
+    };
+    run.await.into_response()
+}
+
+/// A segment of the path, decoded.
+fn segment(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    path.map(|Path(text)| text).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the path does not decode to text: {}",
+            e.body_text()
+        ))
+    })
+}
+
+/// Whether `id` can be a game's id (20 hexadecimal digits), so that others are not
+/// looked up.
+fn plausible_id(id: &str) -> bool {
+    id.len() == 20 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn no_game(id: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no ranked game {}", quote(&Value::from(id))),
+    )
+}
+
+/// The game `id`, ended first if it has been left alone for too long.
+async fn load_game(scores: &Scores, id: &str) -> Result<GameRow, ApiError> {
+    if !plausible_id(id) {
+        return Err(no_game(id));
+    }
+    let game = scores.db.game(id).await?.ok_or_else(|| no_game(id))?;
+    let idle_ms = scores.idle_ms();
+    let now = now_ms();
+    if !game.over && now.saturating_sub(game.last_move_at) >= idle_ms {
+        scores
+            .db
+            .end_abandoned(now - idle_ms + 1, idle_ms, Some(id))
+            .await?;
+        return scores.db.game(id).await?.ok_or_else(|| no_game(id));
+    }
+    Ok(game)
+}
+
+/// The game as it stands; with its seed and moves once it is over.
+fn game_json(game: &GameRow, moves: Option<&[MoveRow]>) -> Value {
+    let mut value = json!({
+        "id": game.id,
+        "player": game.player,
+        "board": board_to_json(game.board),
+        "score": game.score,
+        "turn": game.turn,
+        "over": game.over,
+        "max_tile": game.max_tile,
+        "ai_moves": game.ai_moves,
+        "started_at": rfc3339(game.started_at),
+    });
+    if game.over {
+        value["ended_at"] = game.ended_at.map(rfc3339).into();
+        value["end"] = game.end_reason.clone().into();
+        value["seed"] = game.seed.into();
+        if let Some(moves) = moves {
+            let list: Vec<Value> = moves
+                .iter()
+                .map(|m| {
+                    let dir = letter_dir(m.dir).map_or("?", Dir::name);
+                    json!({"dir": dir, "ai": m.ai, "spawn": {"cell": m.spawn_cell, "tile": m.spawn_tile}})
+                })
+                .collect();
+            value["moves"] = list.into();
+        }
+    }
+    value
+}
+
+fn letter_dir(letter: char) -> Option<Dir> {
+    Dir::ALL.into_iter().find(|d| d.letter() == letter)
+}
+
+fn conflict(message: String, game: &GameRow) -> ApiError {
+    let mut fields = Map::new();
+    fields.insert("game".to_owned(), game_json(game, None));
+    ApiError::new(StatusCode::CONFLICT, message).with_fields(fields)
+}
+
+/// Field `key` of a request, a string: `expected` says what it holds.
+fn string_field<'a>(
+    fields: &'a Map<String, Value>,
+    key: &str,
+    expected: &str,
+) -> Result<&'a str, ApiError> {
+    match fields.get(key) {
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(ApiError::bad_request(format!(
+            "\"{key}\" must be a string ({expected}), found {}",
+            kind(other)
+        ))),
+        None => Err(ApiError::bad_request(format!(
+            "missing \"{key}\": expected {expected}"
+        ))),
+    }
+}
+
+/// The move a request asks for: its direction, turn and whether the AI chose it.
+fn read_move(fields: &Map<String, Value>) -> Result<(Dir, u64, bool), ApiError> {
+    let dir = match string_field(fields, "dir", "up, down, left or right")? {
+        "up" => Dir::Up,
+        "down" => Dir::Down,
+        "left" => Dir::Left,
+        "right" => Dir::Right,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "unknown direction {}: expected up, down, left or right",
+                quote(&Value::from(other))
+            )))
+        }
+    };
+    let turn = safe_integer(fields, "turn")
+        .map_err(ApiError::bad_request)?
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "missing \"turn\": the game's turn now, an integer from 0 to {MAX_SAFE_INTEGER}"
+            ))
+        })?;
+    let ai = match fields.get("ai") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(ai)) => *ai,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "\"ai\" must be true or false, found {}",
+                quote(other)
+            )))
+        }
+    };
+    Ok((dir, turn, ai))
+}
+
+/// The stored answer to the game's last move, when `(dir, turn, ai)` is that move
+/// sent again.
+fn retried(game: &GameRow, dir: Dir, turn: u64, ai: bool) -> Option<Response> {
+    if turn.checked_add(1) != Some(game.turn) {
+        return None;
+    }
+    let answer = game.last_answer.as_deref()?;
+    let value: Value = serde_json::from_str(answer).ok()?;
+    (value["dir"] == dir.name() && value["ai"] == ai)
+        .then(|| json_response(StatusCode::OK, answer.to_owned()))
+}
+
+/// `POST /api/ranked/G/move`: `{"dir": D, "turn": T, "ai": bool}`.
+pub async fn play(
+    State(app): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let run = async {
+        let id = segment(id)?;
+        let scores = limited(&app, Action::Move, &client)?;
+        let hash = bearer_hash(&headers)?;
+        let game = load_game(scores, &id).await?;
+        if game.token_hash != hash {
+            return Err(match scores.db.player_by_token(&hash).await? {
+                None => unauthorized("unknown token: no player has it"),
+                Some(_) => ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!("game {id} is not yours: it is {}'s", game.player),
+                ),
+            });
+        }
+        let fields = fields(&app, &headers, body, "move", &["dir", "turn", "ai"]).await?;
+        let (dir, turn, ai) = read_move(&fields)?;
+        if let Some(answer) = retried(&game, dir, turn, ai) {
+            return Ok(answer);
+        }
+        check_playable(&game, turn)?;
+        let now = now_ms();
+        let Some((board, points, spawn)) = play_turn(game.board, dir, game.seed, turn) else {
+            return Ok(ok(&json!({
+                "board": board_to_json(game.board),
+                "score": game.score,
+                "turn": game.turn,
+                "moved": false,
+                "spawn": null,
+                "over": game.over,
+                "points": 0,
+                "motions": [],
+                "dir": dir.name(),
+                "ai": ai,
+            })));
+        };
+        let over = board.is_over();
+        let answer = json!({
+            "board": board_to_json(board),
+            "score": game.score + u64::from(points),
+            "turn": turn + 1,
+            "moved": true,
+            "spawn": spawn_json(spawn),
+            "over": over,
+            "points": points,
+            "motions": motions_json(game.board, dir),
+            "dir": dir.name(),
+            "ai": ai,
+        })
+        .to_string();
+        let update = MoveUpdate {
+            board,
+            points: u64::from(points),
+            row: MoveRow {
+                turn,
+                dir: dir.letter(),
+                ai,
+                spawn_cell: spawn.cell,
+                spawn_tile: spawn.tile(),
+            },
+            over,
+            at: now,
+            answer: answer.clone(),
+        };
+        if scores.db.play(&id, turn, &update).await? {
+            return Ok(json_response(StatusCode::OK, answer));
+        }
+        // Another request played this turn first (or the game just ended).
+        let game = load_game(scores, &id).await?;
+        if let Some(answer) = retried(&game, dir, turn, ai) {
+            return Ok(answer);
+        }
+        check_playable(&game, turn)?;
+        Err(conflict(
+            "the game changed while this move was played; try again".to_owned(),
+            &game,
+        ))
+    };
+    run.await.into_response()
+}
+
+fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
+    if game.over {
+        let why = match game.end_reason.as_deref() {
+            Some("abandoned") => "it was abandoned (no move for too long)",
+            _ => "no move is left",
+        };
+        return Err(conflict(format!("the game is over: {why}"), game));
+    }
+    if turn != game.turn {
+        return Err(conflict(
+            format!(
+                "\"turn\" is {turn}, but the game is at turn {}: send the game's turn now",
+                game.turn
+            ),
+            game,
+        ));
+    }
+    Ok(())
+}
+
+/// `GET /api/ranked/G`.
+pub async fn show_game(
+    State(app): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Response {
+    let run = async {
+        let id = segment(id)?;
+        let scores = scores(&app)?;
+        let game = load_game(scores, &id).await?;
+        let moves = if game.over {
+            Some(scores.db.moves(&id).await?)
+        } else {
+            None
+        };
+        Ok::<_, ApiError>(ok(&game_json(&game, moves.as_deref())))
+    };
+    run.await.into_response()
+}
+
+/// `GET /api/ranked/G/replay`: the finished game in the replay format of
+/// `ai2048 replay`, checked before it is sent.
+pub async fn replay(
+    State(app): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Response {
+    let run = async {
+        let id = segment(id)?;
+        let scores = scores(&app)?;
+        let game = load_game(scores, &id).await?;
+        if !game.over {
+            return Err(conflict(
+                "the game is still being played: its replay is given once it is over".to_owned(),
+                &game,
+            ));
+        }
+        let moves = scores.db.moves(&id).await?;
+        let replay = stored_replay(&game, &moves).map_err(internal)?;
+        let mut response = (StatusCode::OK, replay.to_string()).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        if let Ok(value) =
+            HeaderValue::from_str(&format!("inline; filename=\"ai2048-{id}.replay\""))
+        {
+            headers.insert(header::CONTENT_DISPOSITION, value);
+        }
+        Ok(response)
+    };
+    run.await.into_response()
+}
+
+/// The replay of a stored game, verified: its seed's start, its stored moves and
+/// spawns, and its stored score and board must all replay.
+///
+/// # Errors
+///
+/// When they do not (a stored game that its own seed does not give).
+fn stored_replay(game: &GameRow, moves: &[MoveRow]) -> Result<Replay, String> {
+    let start = Game::with_spawns(game.seed, Rules::ORIGINAL, SpawnStream::PerTurn)
+        .map_err(|e| e.to_string())?;
+    let mut turns = Vec::with_capacity(moves.len());
+    for (n, m) in moves.iter().enumerate() {
+        let dir = letter_dir(m.dir).ok_or_else(|| format!("stored move {n} has no direction"))?;
+        let exponent = match m.spawn_tile {
+            2 => 1,
+            4 => 2,
+            t => return Err(format!("stored move {n} spawned a {t}")),
+        };
+        if m.turn != n as u64 {
+            return Err(format!("stored move {n} is numbered {}", m.turn));
+        }
+        turns.push((
+            dir,
+            Some(Spawn {
+                cell: m.spawn_cell,
+                exponent,
+            }),
+        ));
+    }
+    let replay = Replay {
+        seed: game.seed,
+        rules: Rules::ORIGINAL,
+        spawns: SpawnStream::PerTurn,
+        start: start.start_spawns().to_vec(),
+        turns,
+        score: game.score,
+        board: game.board,
+    };
+    replay
+        .verify()
+        .map_err(|e| format!("game {} does not replay: {e}", game.id))?;
+    Ok(replay)
+}
+
+/// The leaderboard's query: `limit` (1 to 100, 20 when left out), `offset` (0 to
+/// 1,000,000) and `human` (true or false).
+fn leaderboard_query(uri: &Uri) -> Result<(u64, u64, bool), ApiError> {
+    let (mut limit, mut offset, mut human) = (20, 0, false);
+    for pair in uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let number = |min: u64, max: u64| {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "{key}={} is not an integer from {min} to {max}",
+                        shorten(value)
+                    ))
+                })
+        };
+        match key {
+            "limit" => limit = number(1, 100)?,
+            "offset" => offset = number(0, 1_000_000)?,
+            "human" => {
+                human = match value {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => {
+                        return Err(ApiError::bad_request(format!(
+                            "human={} must be true or false",
+                            shorten(value)
+                        )))
+                    }
+                }
+            }
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown parameter {} of the leaderboard: it takes limit, offset and human",
+                    shorten(key)
+                )))
+            }
+        }
+    }
+    Ok((limit, offset, human))
+}
+
+fn shorten(text: &str) -> String {
+    let value = quote(&Value::from(text));
+    value.trim_matches('"').to_owned()
+}
+
+fn finished_json(f: &Finished) -> Value {
+    json!({
+        "game": f.game,
+        "name": f.name,
+        "score": f.score,
+        "max_tile": f.max_tile,
+        "moves": f.moves,
+        "ai_moves": f.ai_moves,
+        "over": f.over,
+        "started_at": rfc3339(f.started_at),
+        "ended_at": f.ended_at.map(rfc3339),
+    })
+}
+
+/// `GET /api/leaderboard?limit=N&offset=K&human=true`.
+pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Response {
+    let run = async {
+        let scores = scores(&app)?;
+        let (limit, offset, human) = leaderboard_query(&uri)?;
+        scores.sweep().await?;
+        let games = scores.db.leaderboard(limit, offset, human).await?;
+        let entries: Vec<Value> = games
+            .iter()
+            .enumerate()
+            .map(|(n, f)| {
+                json!({
+                    "rank": offset + n as u64 + 1,
+                    "name": f.name,
+                    "score": f.score,
+                    "max_tile": f.max_tile,
+                    "moves": f.moves,
+                    "ai_moves": f.ai_moves,
+                    "ended_at": f.ended_at.map(rfc3339),
+                    "game": f.game,
+                })
+            })
+            .collect();
+        Ok::<_, ApiError>(ok(&json!({"entries": entries})))
+    };
+    run.await.into_response()
+}
+
+/// `GET /api/players/NAME`: the best score, the games played and the recent games.
+pub async fn show_player(
+    State(app): State<AppState>,
+    name: Result<Path<String>, PathRejection>,
+) -> Response {
+    let run = async {
+        let name = segment(name)?;
+        let scores = scores(&app)?;
+        scores.sweep().await?;
+        let found = if check_name(&name).is_ok() {
+            scores.db.player(&name_key(&name), 10).await?
+        } else {
+            None
+        };
+        let Some((name, best, played, recent)) = found else {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no player named {}", quote(&Value::from(name.as_str()))),
+            ));
+        };
+        let recent: Vec<Value> = recent.iter().map(finished_json).collect();
+        Ok(ok(&json!({
+            "name": name,
+            "best_score": best,
+            "games_played": played,
+            "recent": recent,
+        })))
+    };
+    run.await.into_response()
+}

@@ -1,0 +1,741 @@
+//! The database: SQLite (a file, by default) or PostgreSQL, through one code path
+//! (`sqlx`'s `Any` driver), with versioned migrations and one transaction per move.
+//!
+//! The SQL is written once for both: `BIGINT` integers (times in milliseconds since
+//! 1970, booleans as 0 and 1), `TEXT`, and `$N` parameters, which both read.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use ai2048_engine::Board;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Connection, Executor, Row};
+use tokio::sync::Mutex;
+
+/// Where the scores are kept: a SQLite file or a PostgreSQL server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbLocation {
+    /// A SQLite database in this file (created when missing, with WAL).
+    Sqlite(PathBuf),
+    /// A PostgreSQL server, by its `postgres://` URL.
+    Postgres(String),
+}
+
+impl FromStr for DbLocation {
+    type Err = String;
+
+    /// `postgres://...` or `postgresql://...` is a PostgreSQL server; `sqlite:PATH`
+    /// or a plain path is a SQLite file.
+    ///
+    /// ```
+    /// use ai2048_web::scores::DbLocation;
+    /// assert_eq!("scores.db".parse(), Ok(DbLocation::Sqlite("scores.db".into())));
+    /// assert!(matches!("postgres://u@localhost/db".parse(), Ok(DbLocation::Postgres(_))));
+    /// assert_eq!(
+    ///     "mysql://localhost/db".parse::<DbLocation>().unwrap_err(),
+    ///     "--db \"mysql://localhost/db\": unknown database mysql: expected a SQLite file \
+    ///      (a path, or sqlite:PATH) or a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)"
+    /// );
+    /// ```
+    fn from_str(text: &str) -> Result<DbLocation, String> {
+        if text.trim().is_empty() {
+            return Err("--db is empty: give a SQLite file's path or a postgres:// URL".to_owned());
+        }
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(DbLocation::Postgres(text.to_owned()));
+        }
+        if let Some(path) = text
+            .strip_prefix("sqlite://")
+            .or(text.strip_prefix("sqlite:"))
+        {
+            if path.is_empty() {
+                return Err(format!("--db {text:?}: no file after sqlite:"));
+            }
+            return Ok(DbLocation::Sqlite(PathBuf::from(path)));
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            return Err(format!(
+                "--db {text:?}: unknown database {scheme}: expected a SQLite file (a path, or \
+                 sqlite:PATH) or a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)"
+            ));
+        }
+        Ok(DbLocation::Sqlite(PathBuf::from(text)))
+    }
+}
+
+impl DbLocation {
+    /// The default: `scores.db` in the user's data directory,
+    /// `$XDG_DATA_HOME/ai2048` or else `~/.local/share/ai2048`.
+    ///
+    /// # Errors
+    ///
+    /// When neither `XDG_DATA_HOME` nor `HOME` is set.
+    pub fn default_sqlite() -> Result<DbLocation, String> {
+        let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+                Some(home) => Path::new(&home).join(".local").join("share"),
+                None => {
+                    return Err(
+                        "neither XDG_DATA_HOME nor HOME is set, so there is no data \
+                         directory for the scores: give one with --db PATH"
+                            .to_owned(),
+                    )
+                }
+            },
+        };
+        Ok(DbLocation::Sqlite(base.join("ai2048").join("scores.db")))
+    }
+
+    /// The location as it may be shown: a PostgreSQL URL without its password.
+    #[must_use]
+    pub fn display(&self) -> String {
+        match self {
+            DbLocation::Sqlite(path) => path.display().to_string(),
+            DbLocation::Postgres(url) => match (url.find("://"), url.rfind('@')) {
+                (Some(start), Some(at)) if at > start => {
+                    let user = &url[start + 3..at];
+                    match user.split_once(':') {
+                        Some((name, _)) => format!("{}{name}:***{}", &url[..start + 3], &url[at..]),
+                        None => url.clone(),
+                    }
+                }
+                _ => url.clone(),
+            },
+        }
+    }
+}
+
+/// The migrations, in order: each one's version, name and statements. A database
+/// records in `schema_migrations` those it has; opening it applies the others, each
+/// in a transaction of its own.
+const MIGRATIONS: &[(i64, &str, &[&str])] = &[(
+    1,
+    "players, games and moves",
+    &[
+        "CREATE TABLE players (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            token_hash TEXT NOT NULL UNIQUE,
+            created_at BIGINT NOT NULL
+        )",
+        "CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            player TEXT NOT NULL REFERENCES players (name_key),
+            seed BIGINT NOT NULL,
+            board TEXT NOT NULL,
+            score BIGINT NOT NULL,
+            turn BIGINT NOT NULL,
+            max_tile BIGINT NOT NULL,
+            ai_moves BIGINT NOT NULL,
+            over BIGINT NOT NULL,
+            end_reason TEXT,
+            started_at BIGINT NOT NULL,
+            last_move_at BIGINT NOT NULL,
+            ended_at BIGINT,
+            last_answer TEXT
+        )",
+        "CREATE INDEX games_by_score ON games (over, score DESC, ended_at, id)",
+        "CREATE INDEX games_by_player ON games (player, started_at)",
+        "CREATE INDEX games_by_idleness ON games (over, last_move_at)",
+        "CREATE TABLE moves (
+            game TEXT NOT NULL REFERENCES games (id),
+            turn BIGINT NOT NULL,
+            dir TEXT NOT NULL,
+            ai BIGINT NOT NULL,
+            spawn_cell BIGINT NOT NULL,
+            spawn_tile BIGINT NOT NULL,
+            played_at BIGINT NOT NULL,
+            PRIMARY KEY (game, turn)
+        )",
+    ],
+)];
+
+/// The schema version this build knows.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+
+/// A database error, and whether it is worth trying again (the server could not be
+/// reached, or was busy).
+#[derive(Debug)]
+pub struct DbError {
+    /// What failed.
+    pub message: String,
+    /// Whether it may pass: an answer of 503 rather than 500.
+    pub transient: bool,
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> DbError {
+        let transient = matches!(
+            e,
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed
+        ) || matches!(&e, sqlx::Error::Database(d) if d.message().contains("locked"));
+        DbError {
+            message: e.to_string(),
+            transient,
+        }
+    }
+}
+
+/// A ranked game as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Its id.
+    pub id: String,
+    /// Its player's name, as registered.
+    pub player: String,
+    /// The hash of its player's token.
+    pub token_hash: String,
+    /// Its seed.
+    pub seed: u64,
+    /// The board now.
+    pub board: Board,
+    /// The score now.
+    pub score: u64,
+    /// The turn now: the number of moves played.
+    pub turn: u64,
+    /// The largest tile.
+    pub max_tile: u64,
+    /// The moves the page's AI chose.
+    pub ai_moves: u64,
+    /// Whether it is over.
+    pub over: bool,
+    /// Why it ended: `"no moves"` or `"abandoned"`.
+    pub end_reason: Option<String>,
+    /// When it started (ms since 1970).
+    pub started_at: i64,
+    /// When its last move was played, or when it started.
+    pub last_move_at: i64,
+    /// When it ended.
+    pub ended_at: Option<i64>,
+    /// The answer to its last move, for a client that sends it again.
+    pub last_answer: Option<String>,
+}
+
+/// One move as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// The turn it was played at, from 0.
+    pub turn: u64,
+    /// Its direction's letter: U, D, L or R.
+    pub dir: char,
+    /// Whether the page's AI chose it.
+    pub ai: bool,
+    /// The cell of the tile that followed it.
+    pub spawn_cell: u8,
+    /// That tile: 2 or 4.
+    pub spawn_tile: u32,
+}
+
+/// A move to store: the game after it, and the move.
+#[derive(Clone, Debug)]
+pub struct MoveUpdate {
+    /// The board after it and its spawn.
+    pub board: Board,
+    /// The points it scored.
+    pub points: u64,
+    /// The move.
+    pub row: MoveRow,
+    /// Whether it ended the game.
+    pub over: bool,
+    /// When it was played.
+    pub at: i64,
+    /// The answer, kept for a retry.
+    pub answer: String,
+}
+
+/// A game of the leaderboard, or of a player's list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The game's id.
+    pub game: String,
+    /// Its player's name.
+    pub name: String,
+    /// Its score.
+    pub score: u64,
+    /// Its largest tile.
+    pub max_tile: u64,
+    /// Its moves.
+    pub moves: u64,
+    /// Its moves chosen by the AI.
+    pub ai_moves: u64,
+    /// Whether it is over.
+    pub over: bool,
+    /// When it started.
+    pub started_at: i64,
+    /// When it ended.
+    pub ended_at: Option<i64>,
+}
+
+/// An open database.
+pub struct Db {
+    pool: AnyPool,
+    sqlite: bool,
+    /// SQLite takes one writer at a time: the server's writers queue here rather than
+    /// in SQLite's busy handler, which sleeps.
+    writer: Mutex<()>,
+}
+
+fn u(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn i(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+const GAME_COLUMNS: &str = "g.id, p.name, p.token_hash, g.seed, g.board, g.score, g.turn, \
+     g.max_tile, g.ai_moves, g.over, g.end_reason, g.started_at, g.last_move_at, g.ended_at, \
+     g.last_answer";
+
+fn game_row(row: &AnyRow) -> Result<GameRow, DbError> {
+    let board: String = row.try_get(4)?;
+    let board = Board::from_str(&board).map_err(|e| DbError {
+        message: format!("a stored board does not parse: {e}"),
+        transient: false,
+    })?;
+    Ok(GameRow {
+        id: row.try_get(0)?,
+        player: row.try_get(1)?,
+        token_hash: row.try_get(2)?,
+        seed: u(row.try_get(3)?),
+        board,
+        score: u(row.try_get(5)?),
+        turn: u(row.try_get(6)?),
+        max_tile: u(row.try_get(7)?),
+        ai_moves: u(row.try_get(8)?),
+        over: row.try_get::<i64, _>(9)? != 0,
+        end_reason: row.try_get(10)?,
+        started_at: row.try_get(11)?,
+        last_move_at: row.try_get(12)?,
+        ended_at: row.try_get(13)?,
+        last_answer: row.try_get(14)?,
+    })
+}
+
+const FINISHED_COLUMNS: &str =
+    "g.id, p.name, g.score, g.max_tile, g.turn, g.ai_moves, g.over, g.started_at, g.ended_at";
+
+fn finished_row(row: &AnyRow) -> Result<Finished, DbError> {
+    Ok(Finished {
+        game: row.try_get(0)?,
+        name: row.try_get(1)?,
+        score: u(row.try_get(2)?),
+        max_tile: u(row.try_get(3)?),
+        moves: u(row.try_get(4)?),
+        ai_moves: u(row.try_get(5)?),
+        over: row.try_get::<i64, _>(6)? != 0,
+        started_at: row.try_get(7)?,
+        ended_at: row.try_get(8)?,
+    })
+}
+
+impl Db {
+    /// Opens the database at `location` (creating a SQLite file and its directory
+    /// when missing) and brings its schema up to date.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be opened or reached, or its schema is newer than this build.
+    pub async fn open(location: &DbLocation, full_sync: bool) -> Result<Db, String> {
+        sqlx::any::install_default_drivers();
+        let shown = location.display();
+        let (url, sqlite) = match location {
+            DbLocation::Sqlite(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        format!(
+                            "cannot create the directory {} for the scores: {e}",
+                            dir.display()
+                        )
+                    })?;
+                }
+                if path.is_dir() {
+                    return Err(format!(
+                        "--db {}: is a directory; give the database file's path",
+                        path.display()
+                    ));
+                }
+                let text = path.to_str().ok_or_else(|| {
+                    format!("--db {}: the path is not valid UTF-8", path.display())
+                })?;
+                let encoded: String = text
+                    .chars()
+                    .map(|c| match c {
+                        '%' | '?' | '#' => format!("%{:02X}", u32::from(c)),
+                        c => c.to_string(),
+                    })
+                    .collect();
+                (format!("sqlite://{encoded}?mode=rwc"), true)
+            }
+            DbLocation::Postgres(url) => (url.clone(), false),
+        };
+        let options = AnyConnectOptions::from_str(&url)
+            .map_err(|e| format!("--db {shown}: not a database URL: {e}"))?;
+        if !sqlite {
+            // One connection first: the pool would only say that it timed out.
+            let conn = sqlx::AnyConnection::connect_with(&options)
+                .await
+                .map_err(|e| format!("cannot reach the scores' database {shown}: {e}"))?;
+            let _ = conn.close().await;
+        }
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: readers do not wait for the writer, and a commit is one
+                        // append to the log, which survives the server's crash.
+                        // NORMAL syncs the log to the disk at checkpoints, FULL at
+                        // every commit (which survives a power cut too, but costs a
+                        // disk flush per move).
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute(if full_sync {
+                            "PRAGMA synchronous = FULL"
+                        } else {
+                            "PRAGMA synchronous = NORMAL"
+                        })
+                        .await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(|e| format!("cannot open the scores' database {shown}: {e}"))?;
+        let db = Db {
+            pool,
+            sqlite,
+            writer: Mutex::new(()),
+        };
+        db.migrate()
+            .await
+            .map_err(|e| format!("the scores' database {shown}: {e}"))?;
+        Ok(db)
+    }
+
+    /// Whether the database is SQLite.
+    #[must_use]
+    pub fn is_sqlite(&self) -> bool {
+        self.sqlite
+    }
+
+    async fn migrate(&self) -> Result<(), String> {
+        let fail = |e: sqlx::Error| e.to_string();
+        let _writing = self.writer.lock().await;
+        let mut conn = self.pool.acquire().await.map_err(fail)?;
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+        )
+        .await
+        .map_err(fail)?;
+        for &(version, name, statements) in MIGRATIONS {
+            let mut tx = conn.begin().await.map_err(fail)?;
+            if !self.sqlite {
+                // Servers started together migrate one after the other.
+                tx.execute("SELECT pg_advisory_xact_lock(2048021)")
+                    .await
+                    .map_err(fail)?;
+            }
+            let newest: Option<i64> = sqlx::query("SELECT MAX(version) FROM schema_migrations")
+                .fetch_one(&mut *tx)
+                .await
+                .and_then(|row| row.try_get(0))
+                .map_err(fail)?;
+            if newest.unwrap_or(0) > SCHEMA_VERSION {
+                return Err(format!(
+                    "its schema is at version {}, newer than this build knows ({SCHEMA_VERSION}): \
+                     run a newer ai2048",
+                    newest.unwrap_or(0)
+                ));
+            }
+            if newest.unwrap_or(0) >= version {
+                continue;
+            }
+            for statement in statements {
+                tx.execute(*statement)
+                    .await
+                    .map_err(|e| format!("migration {version} ({name}) failed: {e}"))?;
+            }
+            sqlx::query(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+            )
+            .bind(version)
+            .bind(name)
+            .bind(super::clock::now_ms())
+            .execute(&mut *tx)
+            .await
+            .map_err(fail)?;
+            tx.commit().await.map_err(fail)?;
+        }
+        Ok(())
+    }
+
+    /// Adds a player. Returns `false` when the name (ignoring case) is taken.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn create_player(
+        &self,
+        name: &str,
+        key: &str,
+        token_hash: &str,
+        at: i64,
+    ) -> Result<bool, DbError> {
+        let _writing = self.write_lock().await;
+        let result = sqlx::query(
+            "INSERT INTO players (name_key, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(key)
+        .bind(name)
+        .bind(token_hash)
+        .bind(at)
+        .execute(&self.pool)
+        .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The player (key and name) whose token has this hash.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn player_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(String, String)>, DbError> {
+        let row = sqlx::query("SELECT name_key, name FROM players WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => Some((row.try_get(0)?, row.try_get(1)?)),
+            None => None,
+        })
+    }
+
+    /// Adds a game at turn 0.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn create_game(
+        &self,
+        id: &str,
+        player_key: &str,
+        seed: u64,
+        board: Board,
+        at: i64,
+    ) -> Result<(), DbError> {
+        let _writing = self.write_lock().await;
+        sqlx::query(
+            "INSERT INTO games (id, player, seed, board, score, turn, max_tile, ai_moves, over, \
+             started_at, last_move_at) VALUES ($1, $2, $3, $4, 0, 0, $5, 0, $6, $7, $7)",
+        )
+        .bind(id)
+        .bind(player_key)
+        .bind(i(seed))
+        .bind(board.to_hex())
+        .bind(i64::from(board.max_tile()))
+        .bind(i64::from(board.is_over()))
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The game `id`.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g JOIN players p ON p.name_key = g.player WHERE g.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(game_row).transpose()
+    }
+
+    /// Stores a move of game `id` played at `turn`, in one transaction: the game's row
+    /// and the move's. Returns `false`, storing nothing, when the game is no longer at
+    /// `turn` or is over (another request got there first).
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn play(&self, id: &str, turn: u64, update: &MoveUpdate) -> Result<bool, DbError> {
+        let _writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        let changed = sqlx::query(
+            "UPDATE games SET board = $1, score = score + $2, turn = turn + 1, max_tile = $3, \
+             ai_moves = ai_moves + $4, over = $5, end_reason = $6, last_move_at = $7, \
+             ended_at = $8, last_answer = $9 WHERE id = $10 AND turn = $11 AND over = 0",
+        )
+        .bind(update.board.to_hex())
+        .bind(i(update.points))
+        .bind(i64::from(update.board.max_tile()))
+        .bind(i64::from(update.row.ai))
+        .bind(i64::from(update.over))
+        .bind(update.over.then_some("no moves"))
+        .bind(update.at)
+        .bind(update.over.then_some(update.at))
+        .bind(&update.answer)
+        .bind(id)
+        .bind(i(turn))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if changed != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO moves (game, turn, dir, ai, spawn_cell, spawn_tile, played_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id)
+        .bind(i(turn))
+        .bind(update.row.dir.to_string())
+        .bind(i64::from(update.row.ai))
+        .bind(i64::from(update.row.spawn_cell))
+        .bind(i64::from(update.row.spawn_tile))
+        .bind(update.at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Ends, as they stand, the games (all, or only `id`) with no move since
+    /// `idle_since`; each ends at its last move plus `idle_ms`. Returns how many.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn end_abandoned(
+        &self,
+        idle_since: i64,
+        idle_ms: i64,
+        id: Option<&str>,
+    ) -> Result<u64, DbError> {
+        let _writing = self.write_lock().await;
+        let query = sqlx::query(
+            "UPDATE games SET over = 1, end_reason = 'abandoned', ended_at = last_move_at + $1 \
+             WHERE over = 0 AND last_move_at < $2 AND ($3 = '' OR id = $3)",
+        )
+        .bind(idle_ms)
+        .bind(idle_since)
+        .bind(id.unwrap_or(""));
+        Ok(query.execute(&self.pool).await?.rows_affected())
+    }
+
+    /// The moves of game `id`, in order.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT turn, dir, ai, spawn_cell, spawn_tile FROM moves WHERE game = $1 ORDER BY turn",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let dir: String = row.try_get(1)?;
+                Ok(MoveRow {
+                    turn: u(row.try_get(0)?),
+                    dir: dir.chars().next().unwrap_or('?'),
+                    ai: row.try_get::<i64, _>(2)? != 0,
+                    spawn_cell: u8::try_from(row.try_get::<i64, _>(3)?).unwrap_or(u8::MAX),
+                    spawn_tile: u32::try_from(row.try_get::<i64, _>(4)?).unwrap_or(0),
+                })
+            })
+            .collect()
+    }
+
+    /// The finished games, best score first (ties: the one that ended first), from
+    /// `offset`, at most `limit`; only those with no AI move when `human`.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn leaderboard(
+        &self,
+        limit: u64,
+        offset: u64,
+        human: bool,
+    ) -> Result<Vec<Finished>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {FINISHED_COLUMNS} FROM games g JOIN players p ON p.name_key = g.player \
+             WHERE g.over = 1 AND ($1 = 0 OR g.ai_moves = 0) \
+             ORDER BY g.score DESC, g.ended_at, g.id LIMIT $2 OFFSET $3"
+        ))
+        .bind(i64::from(human))
+        .bind(i(limit))
+        .bind(i(offset))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(finished_row).collect()
+    }
+
+    /// A player's name, best score, finished games and most recent games (at most
+    /// `recent`), by the name's key.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn player(
+        &self,
+        key: &str,
+        recent: u64,
+    ) -> Result<Option<(String, u64, u64, Vec<Finished>)>, DbError> {
+        let Some(row) = sqlx::query(
+            "SELECT p.name, COALESCE(MAX(CASE WHEN g.over = 1 THEN g.score END), 0), \
+             COALESCE(SUM(CASE WHEN g.over = 1 THEN 1 ELSE 0 END), 0) \
+             FROM players p LEFT JOIN games g ON g.player = p.name_key \
+             WHERE p.name_key = $1 GROUP BY p.name",
+        )
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let name: String = row.try_get(0)?;
+        let best: i64 = row.try_get(1)?;
+        let played: i64 = row.try_get(2)?;
+        let games = sqlx::query(&format!(
+            "SELECT {FINISHED_COLUMNS} FROM games g JOIN players p ON p.name_key = g.player \
+             WHERE g.player = $1 ORDER BY g.started_at DESC, g.id LIMIT $2"
+        ))
+        .bind(key)
+        .bind(i(recent))
+        .fetch_all(&self.pool)
+        .await?;
+        let games = games.iter().map(finished_row).collect::<Result<_, _>>()?;
+        Ok(Some((name, u(best), u(played), games)))
+    }
+
+    async fn write_lock(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        if self.sqlite {
+            Some(self.writer.lock().await)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Rate limits per client address: new players, new games and moves, each with its
+//! own allowance. Past it, the answer is 429 with `Retry-After`.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+
+use crate::ApiError;
+
+/// An allowance: `count` requests per `period`, all of which may come at once, and
+/// which come back evenly over the period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    /// Requests allowed per period (at least 1).
+    pub count: u32,
+    /// The period.
+    pub period: Duration,
+}
+
+impl Rate {
+    /// `count` per second.
+    #[must_use]
+    pub const fn per_second(count: u32) -> Rate {
+        Rate {
+            count,
+            period: Duration::from_secs(1),
+        }
+    }
+
+    /// `count` per minute.
+    #[must_use]
+    pub const fn per_minute(count: u32) -> Rate {
+        Rate {
+            count,
+            period: Duration::from_secs(60),
+        }
+    }
+
+    /// `count` per hour.
+    #[must_use]
+    pub const fn per_hour(count: u32) -> Rate {
+        Rate {
+            count,
+            period: Duration::from_secs(3600),
+        }
+    }
+
+    fn quota(self) -> Quota {
+        let count = NonZeroU32::new(self.count.max(1)).unwrap_or(NonZeroU32::MIN);
+        let each = (self.period / count.get()).max(Duration::from_nanos(1));
+        Quota::with_period(each)
+            .unwrap_or_else(|| Quota::per_second(count))
+            .allow_burst(count)
+    }
+}
+
+/// The allowances of one client address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateLimits {
+    /// `POST /api/players`.
+    pub players: Rate,
+    /// `POST /api/ranked`.
+    pub games: Rate,
+    /// `POST /api/ranked/G/move`.
+    pub moves: Rate,
+}
+
+impl Default for RateLimits {
+    /// 20 new players an hour, 60 new games a minute, and 200 moves a second (an AI
+    /// playing 100 moves a second stays well within it).
+    fn default() -> RateLimits {
+        RateLimits {
+            players: Rate::per_hour(20),
+            games: Rate::per_minute(60),
+            moves: Rate::per_second(200),
+        }
+    }
+}
+
+/// What a limit is for, to name it in the answer.
+#[derive(Clone, Copy, Debug)]
+pub enum Action {
+    /// A new player.
+    NewPlayer,
+    /// A new game.
+    NewGame,
+    /// A move.
+    Move,
+}
+
+/// The limiters, one per action, keyed by client address.
+pub struct Limiters {
+    players: DefaultKeyedRateLimiter<IpAddr>,
+    games: DefaultKeyedRateLimiter<IpAddr>,
+    moves: DefaultKeyedRateLimiter<IpAddr>,
+    limits: RateLimits,
+    checks: AtomicU64,
+}
+
+impl Limiters {
+    /// Limiters for `limits`.
+    #[must_use]
+    pub fn new(limits: RateLimits) -> Limiters {
+        Limiters {
+            players: DefaultKeyedRateLimiter::keyed(limits.players.quota()),
+            games: DefaultKeyedRateLimiter::keyed(limits.games.quota()),
+            moves: DefaultKeyedRateLimiter::keyed(limits.moves.quota()),
+            limits,
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts one `action` of `client`.
+    ///
+    /// # Errors
+    ///
+    /// 429, saying when to try again (also in `Retry-After`), past the allowance.
+    pub fn check(&self, action: Action, client: IpAddr) -> Result<(), ApiError> {
+        let (limiter, rate, what) = match action {
+            Action::NewPlayer => (&self.players, self.limits.players, "new players"),
+            Action::NewGame => (&self.games, self.limits.games, "new games"),
+            Action::Move => (&self.moves, self.limits.moves, "moves"),
+        };
+        // Forget the addresses that are back to a full allowance, now and then, so
+        // that the tables stay small.
+        if self.checks.fetch_add(1, Ordering::Relaxed) % 4096 == 4095 {
+            self.players.retain_recent();
+            self.games.retain_recent();
+            self.moves.retain_recent();
+        }
+        limiter.check_key(&client).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many {what} from {client}: at most {} per {} s; try again in {} ms",
+                    rate.count,
+                    rate.period.as_secs_f64(),
+                    wait.as_millis().max(1)
+                ),
+            )
+            .retry_after(seconds.max(1))
+        })
+    }
+}

@@ -1,0 +1,150 @@
+//! Saved scores: players, ranked games that the server referees move by move, and a
+//! leaderboard, kept in SQLite or PostgreSQL.
+//!
+//! A ranked game is its seed and its moves. The server draws the seed from the
+//! operating system's generator and keeps it secret while the game runs; every move
+//! is played by the engine under the original rules, its spawn drawn from
+//! `Rng::new(derive_seed(seed, turn))` as `/api/step` draws it
+//! ([`SpawnStream::PerTurn`](ai2048_engine::SpawnStream::PerTurn)), and committed
+//! to the database before it is answered. Once the game is over, its seed and moves
+//! are public, and its replay checks with `ai2048 replay`.
+//!
+//! ```no_run
+//! use ai2048_web::scores::{DbLocation, Scores, ScoresConfig};
+//! use ai2048_web::{Server, ServerConfig};
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let scores = Scores::open(ScoresConfig::new(DbLocation::Sqlite("scores.db".into()))).await?;
+//! let server = Server::bind_with_scores(
+//!     "127.0.0.1:8048".parse()?,
+//!     ServerConfig::default(),
+//!     Some(scores),
+//! )
+//! .await?;
+//! server.run().await?;
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod api;
+mod clock;
+mod db;
+mod limits;
+mod names;
+mod tokens;
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use clock::{now_ms, rfc3339};
+pub use db::{Db, DbError, DbLocation, SCHEMA_VERSION};
+pub use limits::{Action, Limiters, Rate, RateLimits};
+pub use names::{check_name, name_key, MAX_NAME_CHARS};
+pub use tokens::token_hash;
+
+/// How the scores are kept: where, the rate limits, when an idle game ends, and
+/// which other sites' pages may use the API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoresConfig {
+    /// The database.
+    pub db: DbLocation,
+    /// The allowances of each client address.
+    pub limits: RateLimits,
+    /// A game with no move for this long ends as it stands, and counts.
+    pub abandon_after: Duration,
+    /// The origins (`https://example.org`) whose pages may call the score API from a
+    /// browser (CORS); `*` allows any.
+    pub allow_origins: Vec<String>,
+    /// SQLite only: flush the log to the disk at every commit (`synchronous=FULL`),
+    /// so that an answered move survives a power cut, not only a crash of the
+    /// server; it costs a disk flush per move. Off by default (`synchronous=NORMAL`
+    /// in WAL mode: every move is committed before it is answered and survives the
+    /// server being killed).
+    pub sqlite_full_sync: bool,
+}
+
+impl ScoresConfig {
+    /// The defaults with the database at `db`: [`RateLimits::default`], games
+    /// abandoned after 24 hours, no other origin.
+    ///
+    /// ```
+    /// use ai2048_web::scores::{DbLocation, ScoresConfig};
+    /// let config = ScoresConfig::new(DbLocation::Sqlite("scores.db".into()));
+    /// assert_eq!(config.abandon_after.as_secs(), 24 * 3600);
+    /// ```
+    #[must_use]
+    pub fn new(db: DbLocation) -> ScoresConfig {
+        ScoresConfig {
+            db,
+            limits: RateLimits::default(),
+            abandon_after: Duration::from_secs(24 * 3600),
+            allow_origins: Vec::new(),
+            sqlite_full_sync: false,
+        }
+    }
+}
+
+/// The open scores: the database, the limiters and the configuration.
+pub struct Scores {
+    db: Db,
+    config: ScoresConfig,
+    limiters: Limiters,
+    last_sweep: AtomicI64,
+}
+
+impl Scores {
+    /// Opens the database of `config` (applying its migrations).
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be opened, reached or migrated, saying which.
+    pub async fn open(config: ScoresConfig) -> Result<Arc<Scores>, String> {
+        let db = Db::open(&config.db, config.sqlite_full_sync).await?;
+        Ok(Arc::new(Scores {
+            db,
+            limiters: Limiters::new(config.limits),
+            config,
+            last_sweep: AtomicI64::new(i64::MIN),
+        }))
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &ScoresConfig {
+        &self.config
+    }
+
+    /// The database.
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    fn idle_ms(&self) -> i64 {
+        i64::try_from(self.config.abandon_after.as_millis())
+            .unwrap_or(i64::MAX)
+            .max(1)
+    }
+
+    /// Ends the abandoned games, at most once a second (the leaderboard and the
+    /// players' pages call it before they read).
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn sweep(&self) -> Result<u64, DbError> {
+        let now = now_ms();
+        let last = self.last_sweep.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < 1000
+            || self
+                .last_sweep
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return Ok(0);
+        }
+        let idle = self.idle_ms();
+        self.db.end_abandoned(now - idle + 1, idle, None).await
+    }
+}

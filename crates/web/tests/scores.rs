@@ -1,0 +1,780 @@
+//! The score API against real servers on SQLite and, when `AI2048_TEST_POSTGRES`
+//! names one, on PostgreSQL: every status, retries, abandoned games, the limits,
+//! and games whose replays check.
+
+mod common;
+
+use std::time::Duration;
+
+use ai2048_engine::{Dir, Replay, Rng, SpawnStream};
+use ai2048_web::scores::{DbLocation, Rate, RateLimits};
+use common::ranked::{
+    board_of, greedy, postgres, scores_config, start_scores, temp_sqlite, unique, Api,
+};
+use serde_json::{json, Value};
+
+/// Plays game `id` to its end with the greedy player; returns the last answer.
+async fn play_out(api: &mut Api, token: &str, id: &str, start: &Value, ai: bool) -> Value {
+    let mut state = start.clone();
+    let mut turn = start["turn"].as_u64().unwrap();
+    while let Some(dir) = greedy(board_of(&state)) {
+        let reply = api.play(token, id, dir, turn, ai).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        state = reply.json();
+        assert_eq!(state["moved"], true);
+        turn += 1;
+        assert_eq!(state["turn"], turn);
+    }
+    assert_eq!(state["over"], true);
+    state
+}
+
+/// Every entry of the leaderboard (`query` added to each page's), a page of 100 at a
+/// time; each page's ranks follow its offset and its scores go down.
+async fn whole_leaderboard(api: &mut Api, query: &str) -> Vec<Value> {
+    let mut all = Vec::new();
+    loop {
+        let offset = all.len();
+        let reply = api
+            .get(&format!(
+                "/api/leaderboard?limit=100&offset={offset}{query}"
+            ))
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let page = reply.json()["entries"].as_array().unwrap().clone();
+        for (n, e) in page.iter().enumerate() {
+            assert_eq!(e["rank"], offset + n + 1);
+            if n > 0 {
+                assert!(page[n - 1]["score"].as_u64() >= e["score"].as_u64());
+            }
+        }
+        if page.is_empty() {
+            return all;
+        }
+        all.extend(page);
+    }
+}
+
+async fn statuses(db: DbLocation) {
+    let addr = start_scores(scores_config(db)).await;
+    let mut api = Api::connect(addr).await;
+
+    // Players.
+    let name = unique("Ada ");
+    let token = api.register(&name).await;
+    assert_eq!(token.len(), 64);
+    let reply = api
+        .send(
+            "POST",
+            "/api/players",
+            None,
+            &json!({"name": name.to_uppercase()}).to_string(),
+        )
+        .await;
+    assert_eq!(reply.status, 409, "{}", reply.body);
+    assert!(reply
+        .error()
+        .contains("is taken (names are unique ignoring case)"));
+    let reply = api
+        .send("POST", "/api/players", None, r#"{"name":"<b>x</b>"}"#)
+        .await;
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.error().starts_with("character 1 of the name, \"<\""),
+        "{}",
+        reply.body
+    );
+    let reply = api
+        .send("POST", "/api/players", None, r#"{"name":7}"#)
+        .await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (
+            400,
+            "\"name\" must be a string (1 to 20 letters, digits, spaces, - and _), found a number"
+                .to_owned()
+        )
+    );
+
+    // New games.
+    let reply = api.send("POST", "/api/ranked", None, "").await;
+    assert_eq!(reply.status, 401);
+    assert!(reply.error().starts_with("missing Authorization"));
+    let reply = api
+        .send("POST", "/api/ranked", Some(&"0".repeat(64)), "")
+        .await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (401, "unknown token: no player has it".to_owned())
+    );
+    let game = api.new_game(&token).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    assert_eq!(id.len(), 20);
+    assert_eq!(
+        (
+            game["score"].clone(),
+            game["turn"].clone(),
+            game["over"].clone()
+        ),
+        (json!(0), json!(0), json!(false))
+    );
+    assert_eq!(board_of(&game).empty_count(), 14);
+
+    // The game as it stands: no seed while it runs.
+    let shown = api.get(&format!("/api/ranked/{id}")).await;
+    assert_eq!(shown.status, 200);
+    let shown = shown.json();
+    assert_eq!(shown["player"], name);
+    assert_eq!(shown["board"], game["board"]);
+    assert!(shown.get("seed").is_none() && shown.get("moves").is_none());
+    let reply = api.get(&format!("/api/ranked/{id}/replay")).await;
+    assert_eq!(reply.status, 409);
+    assert!(reply.error().contains("still being played"));
+
+    // Moves: authorization, ownership, unknown games, bad bodies, turns.
+    let dir = greedy(board_of(&game)).unwrap();
+    let body = json!({"dir": dir.name(), "turn": 0}).to_string();
+    let path = format!("/api/ranked/{id}/move");
+    assert_eq!(api.send("POST", &path, None, &body).await.status, 401);
+    let other = api.register(&unique("Bob")).await;
+    let reply = api.send("POST", &path, Some(&other), &body).await;
+    assert_eq!(reply.status, 403);
+    assert!(reply.error().contains("is not yours"), "{}", reply.body);
+    let reply = api
+        .send(
+            "POST",
+            "/api/ranked/00000000000000000000/move",
+            Some(&token),
+            &body,
+        )
+        .await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (404, "no ranked game \"00000000000000000000\"".to_owned())
+    );
+    assert_eq!(api.get("/api/ranked/nope").await.status, 404);
+    let reply = api
+        .send("POST", &path, Some(&token), r#"{"dir":"north","turn":0}"#)
+        .await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (
+            400,
+            "unknown direction \"north\": expected up, down, left or right".to_owned()
+        )
+    );
+    let reply = api
+        .send(
+            "POST",
+            &path,
+            Some(&token),
+            &json!({"dir": dir.name(), "turn": 1}).to_string(),
+        )
+        .await;
+    assert_eq!(reply.status, 409);
+    assert_eq!(
+        reply.error(),
+        "\"turn\" is 1, but the game is at turn 0: send the game's turn now"
+    );
+    assert_eq!(reply.json()["game"]["turn"], 0);
+    assert_eq!(reply.json()["game"]["board"], game["board"]);
+
+    // A move, and the same move again: the same answer, applied once.
+    let first = api.send("POST", &path, Some(&token), &body).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let again = api.send("POST", &path, Some(&token), &body).await;
+    assert_eq!((again.status, &again.body), (200, &first.body));
+    let first = first.json();
+    assert_eq!(
+        (first["turn"].clone(), first["moved"].clone()),
+        (json!(1), json!(true))
+    );
+    let shown = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(
+        (shown["turn"].clone(), shown["board"].clone()),
+        (json!(1), first["board"].clone())
+    );
+    // The same turn with another direction is a conflict, not a retry.
+    let other_dir = Dir::ALL.into_iter().find(|d| *d != dir).unwrap();
+    let reply = api.play(&token, &id, other_dir, 0, false).await;
+    assert_eq!(reply.status, 409, "{}", reply.body);
+
+    // Play it out; then it is over.
+    let last = play_out(&mut api, &token, &id, &first, false).await;
+    let reply = api
+        .play(&token, &id, Dir::Up, last["turn"].as_u64().unwrap(), false)
+        .await;
+    assert_eq!(reply.status, 409);
+    assert_eq!(reply.error(), "the game is over: no move is left");
+    // Its last move sent again still gets its answer.
+    let finished = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(finished["over"], true);
+    assert_eq!(finished["end"], "no moves");
+    assert_eq!(finished["score"], last["score"]);
+    let moves = finished["moves"].as_array().unwrap();
+    assert_eq!(moves.len() as u64, finished["turn"].as_u64().unwrap());
+    let seed = finished["seed"].as_u64().unwrap();
+    let replay = api.get(&format!("/api/ranked/{id}/replay")).await;
+    assert_eq!(replay.status, 200);
+    assert_eq!(
+        replay.header("content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    let replay: Replay = replay.body.parse().unwrap();
+    assert_eq!((replay.seed, replay.spawns), (seed, SpawnStream::PerTurn));
+    assert_eq!(
+        replay.verify().unwrap().score(),
+        last["score"].as_u64().unwrap()
+    );
+
+    // A game of the AI, on the leaderboard but not the human one.
+    let ai_game = api.new_game(&other).await;
+    let ai_id = ai_game["id"].as_str().unwrap().to_owned();
+    let ai_last = play_out(&mut api, &other, &ai_id, &ai_game, true).await;
+    let entries = whole_leaderboard(&mut api, "").await;
+    let entry = entries
+        .iter()
+        .find(|e| e["game"] == id.as_str())
+        .expect("the game is on the leaderboard");
+    assert_eq!(entry["name"], name);
+    assert_eq!(entry["score"], last["score"]);
+    assert_eq!(entry["ai_moves"], 0);
+    let ai_entry = entries
+        .iter()
+        .find(|e| e["game"] == ai_id.as_str())
+        .expect("the AI's game too");
+    assert_eq!(ai_entry["ai_moves"], ai_last["turn"]);
+    let human = whole_leaderboard(&mut api, "&human=true").await;
+    assert!(human.iter().any(|e| e["game"] == id.as_str()));
+    assert!(human
+        .iter()
+        .all(|e| e["game"] != ai_id.as_str() && e["ai_moves"] == 0));
+    let page = api.get("/api/leaderboard?limit=1&offset=1").await.json();
+    assert_eq!(page["entries"][0]["rank"], 2);
+    for bad in [
+        "limit=0x",
+        "limit=101",
+        "offset=-1",
+        "human=maybe",
+        "sort=score",
+    ] {
+        let reply = api.get(&format!("/api/leaderboard?{bad}")).await;
+        assert_eq!(reply.status, 400, "{bad}: {}", reply.body);
+    }
+
+    // The player's page.
+    let page = api
+        .get(&format!(
+            "/api/players/{}",
+            name.to_lowercase().replace(' ', "%20")
+        ))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let page = page.json();
+    assert_eq!(page["name"], name);
+    assert_eq!(page["best_score"], last["score"]);
+    assert_eq!(page["games_played"], 1);
+    assert_eq!(page["recent"][0]["game"], id.as_str());
+    assert_eq!(api.get("/api/players/nobody%20here").await.status, 404);
+
+    // Wrong methods.
+    let reply = api.send("DELETE", "/api/ranked", None, "").await;
+    assert_eq!((reply.status, reply.header("allow")), (405, Some("POST")));
+    let reply = api.send("POST", "/api/leaderboard", None, "").await;
+    assert_eq!((reply.status, reply.header("allow")), (405, Some("GET")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statuses_on_sqlite() {
+    statuses(temp_sqlite("statuses")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statuses_on_postgres() {
+    if let Some(db) = postgres("statuses_on_postgres") {
+        statuses(db).await;
+    }
+}
+
+async fn abandoned(db: DbLocation) {
+    let mut config = scores_config(db);
+    config.abandon_after = Duration::from_millis(700);
+    let addr = start_scores(config).await;
+    let mut api = Api::connect(addr).await;
+    let name = unique("Idle");
+    let token = api.register(&name).await;
+    let game = api.new_game(&token).await;
+    let id = game["id"].as_str().unwrap();
+    let dir = greedy(board_of(&game)).unwrap();
+    let reply = api.play(&token, id, dir, 0, false).await;
+    assert_eq!(reply.status, 200);
+    let score = reply.json()["score"].clone();
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let reply = api.play(&token, id, Dir::Up, 1, false).await;
+    assert_eq!(reply.status, 409, "{}", reply.body);
+    assert_eq!(
+        reply.error(),
+        "the game is over: it was abandoned (no move for too long)"
+    );
+    let shown = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(
+        (shown["over"].clone(), shown["end"].clone()),
+        (json!(true), json!("abandoned"))
+    );
+    assert_eq!(
+        (shown["turn"].clone(), shown["score"].clone()),
+        (json!(1), score)
+    );
+    let replay: Replay = api
+        .get(&format!("/api/ranked/{id}/replay"))
+        .await
+        .body
+        .parse()
+        .unwrap();
+    assert_eq!(replay.verify().unwrap().moves(), 1);
+    // A game never touched again ends too, found by the sweep of the leaderboard
+    // and of the players' pages (the database may hold better games of other runs,
+    // so it is looked for on its player's page).
+    let idle = api.new_game(&token).await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(api.get("/api/leaderboard").await.status, 200);
+    let page = api.get(&format!("/api/players/{name}")).await.json();
+    let recent = page["recent"].as_array().unwrap();
+    let entry = recent
+        .iter()
+        .find(|e| e["game"] == idle["id"])
+        .expect("the idle game");
+    assert_eq!(
+        (entry["over"].clone(), entry["moves"].clone()),
+        (json!(true), json!(0))
+    );
+    assert_eq!(page["games_played"], 2, "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_games_end_and_count_on_sqlite() {
+    abandoned(temp_sqlite("abandoned")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_games_end_and_count_on_postgres() {
+    if let Some(db) = postgres("abandoned_games_end_and_count_on_postgres") {
+        abandoned(db).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_answer_429_with_retry_after() {
+    let mut config = scores_config(temp_sqlite("limits"));
+    config.limits = RateLimits {
+        players: Rate::per_hour(2),
+        games: Rate::per_minute(2),
+        moves: Rate::per_second(5),
+    };
+    let addr = start_scores(config).await;
+    let mut api = Api::connect(addr).await;
+    let token = api.register(&unique("Fast")).await;
+    api.register(&unique("Fast")).await;
+    let reply = api
+        .send("POST", "/api/players", None, r#"{"name":"third"}"#)
+        .await;
+    assert_eq!(reply.status, 429, "{}", reply.body);
+    let wait: u64 = reply.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=1800).contains(&wait), "{wait}");
+    assert!(reply
+        .error()
+        .starts_with("too many new players from 127.0.0.1: at most 2 per 3600 s"));
+    let game = api.new_game(&token).await;
+    api.new_game(&token).await;
+    let reply = api.send("POST", "/api/ranked", Some(&token), "").await;
+    assert_eq!(reply.status, 429);
+    let id = game["id"].as_str().unwrap();
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(api.play(&token, id, Dir::Up, 99, false).await.status);
+    }
+    assert_eq!(&statuses[..5], &[409; 5]);
+    assert!(statuses[5..].iter().all(|&s| s == 429), "{statuses:?}");
+    // The allowance comes back.
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    assert_eq!(api.play(&token, id, Dir::Up, 99, false).await.status, 409);
+}
+
+/// Plays `games` games with `clients` clients at once, half by a seeded random
+/// player and half by the greedy player, and checks that every recorded score is the
+/// one its replay computes.
+async fn referee(db: DbLocation, games: usize, clients: usize) {
+    let addr = start_scores(scores_config(db)).await;
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        tasks.push(tokio::spawn(async move {
+            let mut api = Api::connect(addr).await;
+            let token = api.register(&unique("ref")).await;
+            let mut rng = Rng::new(c as u64);
+            let mut checked = 0;
+            for g in (c..games).step_by(clients) {
+                let random = g % 2 == 0;
+                let game = api.new_game(&token).await;
+                let id = game["id"].as_str().unwrap().to_owned();
+                let mut state = game;
+                let mut turn = 0;
+                loop {
+                    let board = board_of(&state);
+                    let dir = if random {
+                        let legal: Vec<Dir> = board.legal_dirs().iter().collect();
+                        if legal.is_empty() {
+                            None
+                        } else {
+                            Some(legal[(rng.next_u64() % legal.len() as u64) as usize])
+                        }
+                    } else {
+                        greedy(board)
+                    };
+                    let Some(dir) = dir else { break };
+                    let reply = api.play(&token, &id, dir, turn, !random).await;
+                    assert_eq!(reply.status, 200, "{}", reply.body);
+                    state = reply.json();
+                    turn += 1;
+                }
+                let recorded = api.get(&format!("/api/ranked/{id}")).await.json();
+                assert_eq!(recorded["over"], true);
+                assert_eq!(recorded["score"], state["score"]);
+                let text = api.get(&format!("/api/ranked/{id}/replay")).await.body;
+                let replay: Replay = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+                let replayed = replay.verify().unwrap();
+                assert_eq!(Some(replayed.score()), recorded["score"].as_u64());
+                assert_eq!(replayed.moves() as u64, turn);
+                checked += 1;
+            }
+            checked
+        }));
+    }
+    let mut checked = 0;
+    for task in tasks {
+        checked += task.await.unwrap();
+    }
+    assert_eq!(checked, games);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn referee_1000_games_on_sqlite() {
+    let games = std::env::var("AI2048_REFEREE_GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1000);
+    referee(temp_sqlite("referee"), games, 8).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn referee_games_on_postgres() {
+    if let Some(db) = postgres("referee_games_on_postgres") {
+        referee(db, 200, 8).await;
+    }
+}
+
+/// A bad request: what it is, its path, method, token and body, and the status and
+/// the start of the error it must get.
+type Case<'a> = (
+    &'a str,
+    String,
+    &'a str,
+    Option<&'a str>,
+    String,
+    u16,
+    &'a str,
+);
+
+/// Bad input of every kind: each gets a clear 4xx, nothing is written, and the
+/// server goes on. Prints the README's table (run with `--nocapture`).
+async fn bad_input(db: DbLocation) {
+    let addr = start_scores(scores_config(db)).await;
+    let mut api = Api::connect(addr).await;
+    let name = unique("Eve");
+    let token = api.register(&name).await;
+    let other = api.register(&unique("Mallory")).await;
+    let game = api.new_game(&token).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let mv = format!("/api/ranked/{id}/move");
+    let sql = "'; DROP TABLE games; --";
+    let long = "x".repeat(10_000);
+    let big = format!(r#"{{"name":"{}"}}"#, "x".repeat(20_000));
+    let mut cases: Vec<Case> = vec![
+        (
+            "a 20 KB body",
+            "/api/players".into(),
+            "POST",
+            None,
+            big,
+            413,
+            "the request body is larger than 16384 bytes",
+        ),
+        (
+            "malformed JSON",
+            "/api/players".into(),
+            "POST",
+            None,
+            r#"{"name":"#.into(),
+            400,
+            "invalid JSON: ",
+        ),
+        (
+            "a JSON array",
+            "/api/players".into(),
+            "POST",
+            None,
+            "[]".into(),
+            400,
+            "a player request must be a JSON object, found an array",
+        ),
+        (
+            "a name of 10,000 characters",
+            "/api/players".into(),
+            "POST",
+            None,
+            json!({"name": long}).to_string(),
+            400,
+            "the name has 10000 characters, more than 20",
+        ),
+        (
+            "a name with a control character",
+            "/api/players".into(),
+            "POST",
+            None,
+            json!({"name": "a\u{0}b"}).to_string(),
+            400,
+            "character 2 of the name, U+0000, a control character, is not allowed",
+        ),
+        (
+            "a name in HTML",
+            "/api/players".into(),
+            "POST",
+            None,
+            json!({"name": "<b>Eve</b>"}).to_string(),
+            400,
+            "character 1 of the name, \"<\", is not allowed",
+        ),
+        (
+            "SQL in the name",
+            "/api/players".into(),
+            "POST",
+            None,
+            json!({"name": "x';DROP TABLE x"}).to_string(),
+            400,
+            "character 2 of the name, \"'\", is not allowed",
+        ),
+        (
+            "a name that is a number",
+            "/api/players".into(),
+            "POST",
+            None,
+            r#"{"name":7}"#.into(),
+            400,
+            "\"name\" must be a string",
+        ),
+        (
+            "a name that is null",
+            "/api/players".into(),
+            "POST",
+            None,
+            r#"{"name":null}"#.into(),
+            400,
+            "\"name\" must be a string",
+        ),
+        (
+            "an unknown field",
+            "/api/players".into(),
+            "POST",
+            None,
+            r#"{"name":"ok","admin":true}"#.into(),
+            400,
+            "unknown field \"admin\" in a player request: it takes name",
+        ),
+        (
+            "SQL in the token",
+            "/api/ranked".into(),
+            "POST",
+            Some("' OR '1'='1"),
+            String::new(),
+            401,
+            "unknown token: no player has it",
+        ),
+        (
+            "a turn of -1",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":-1}"#.into(),
+            400,
+            "\"turn\" must be an integer from 0 to 9007199254740991, found -1",
+        ),
+        (
+            "a turn of 2^53",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":9007199254740992}"#.into(),
+            400,
+            "\"turn\" must be an integer from 0 to 9007199254740991",
+        ),
+        (
+            "a turn of 1e300",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":1e300}"#.into(),
+            400,
+            "\"turn\" must be an integer from 0 to 9007199254740991",
+        ),
+        (
+            "a turn that is a string",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":"0"}"#.into(),
+            400,
+            "\"turn\" must be an integer",
+        ),
+        (
+            "a turn far ahead",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":5}"#.into(),
+            409,
+            "\"turn\" is 5, but the game is at turn 0",
+        ),
+        (
+            "a direction that is a number",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":1,"turn":0}"#.into(),
+            400,
+            "\"dir\" must be a string (up, down, left or right), found a number",
+        ),
+        (
+            "SQL in the direction",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            json!({"dir": sql, "turn": 0}).to_string(),
+            400,
+            "unknown direction \"'; DROP TABLE games; --\"",
+        ),
+        (
+            "\"ai\" that is a string",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":0,"ai":"yes"}"#.into(),
+            400,
+            "\"ai\" must be true or false, found \"yes\"",
+        ),
+        (
+            "another player's token",
+            mv.clone(),
+            "POST",
+            Some(&other),
+            r#"{"dir":"up","turn":0}"#.into(),
+            403,
+            "game ",
+        ),
+        (
+            "no token",
+            mv.clone(),
+            "POST",
+            None,
+            r#"{"dir":"up","turn":0}"#.into(),
+            401,
+            "missing Authorization: Bearer TOKEN",
+        ),
+        (
+            "an unknown game",
+            "/api/ranked/0123456789abcdef0123/move".into(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up","turn":0}"#.into(),
+            404,
+            "no ranked game \"0123456789abcdef0123\"",
+        ),
+        (
+            "SQL in the game's id",
+            "/api/ranked/'%3B%20DROP%20TABLE%20games%3B--".into(),
+            "GET",
+            None,
+            String::new(),
+            404,
+            "no ranked game \"'; DROP TABLE games;--\"",
+        ),
+        (
+            "SQL in a player's name",
+            "/api/players/x'%20OR%20'1'%3D'1".into(),
+            "GET",
+            None,
+            String::new(),
+            404,
+            "no player named \"x' OR '1'='1\"",
+        ),
+        (
+            "SQL in the leaderboard's limit",
+            "/api/leaderboard?limit=1;DROP%20TABLE%20games".into(),
+            "GET",
+            None,
+            String::new(),
+            400,
+            "limit=1;DROP%20TABLE%20games is not an integer from 1 to 100",
+        ),
+    ];
+    cases.push((
+        "a game's id that is not UTF-8",
+        "/api/ranked/%FF".into(),
+        "GET",
+        None,
+        String::new(),
+        400,
+        "the path does not decode to text: Invalid URL: Invalid UTF-8 in `id`",
+    ));
+    eprintln!("| what was sent | request | status | error |\n| --- | --- | --- | --- |");
+    for (what, path, method, auth, body, status, error) in cases {
+        let reply = api.send(method, &path, auth, &body).await;
+        assert_eq!(reply.status, status, "{what}: {}", reply.body);
+        let message = reply.error();
+        assert!(
+            message.starts_with(error),
+            "{what}: {message:?} does not start with {error:?}"
+        );
+        eprintln!(
+            "| {what} | `{method} {}` | {status} | {} |",
+            path.replace(&id, "G"),
+            message.replace('|', "\\|")
+        );
+    }
+    // Nothing was written: the game is where it was, no other player exists, and
+    // the server still plays.
+    let shown = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(
+        (shown["turn"].clone(), shown["board"].clone()),
+        (json!(0), game["board"].clone())
+    );
+    for missing in ["ok", "7", "x"] {
+        assert_eq!(
+            api.get(&format!("/api/players/{missing}")).await.status,
+            404,
+            "{missing}"
+        );
+    }
+    let dir = greedy(board_of(&game)).unwrap();
+    assert_eq!(api.play(&token, &id, dir, 0, false).await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_on_sqlite() {
+    bad_input(temp_sqlite("bad")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_on_postgres() {
+    if let Some(db) = postgres("bad_input_on_postgres") {
+        bad_input(db).await;
+    }
+}
