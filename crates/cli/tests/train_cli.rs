@@ -256,8 +256,22 @@ fn ctrl_c_writes_the_network_and_exits_130() {
     ];
     let mut args = line.to_vec();
     args.push(path(&out));
-    // The network is written at every report line: once it is there, the handler is in.
-    let stdout = common::interrupt(&args, |_| out.exists());
+    // The network is written at every save: once it is there, the handler is in. A
+    // save made while the run goes on says how far it got, as a run killed then
+    // would leave it.
+    let mut saved_notes = String::new();
+    let stdout = common::interrupt(&args, |_| {
+        if let Ok(net) = NTupleNetwork::load(&out) {
+            saved_notes = net.notes().to_owned();
+        }
+        !saved_notes.is_empty()
+    });
+    assert_eq!(saved_notes.lines().count(), 1, "{saved_notes}");
+    assert!(
+        saved_notes.contains(" trained moves, 1 thread") || saved_notes.contains(" threads, "),
+        "{saved_notes}"
+    );
+    assert!(saved_notes.contains(" s so far, ai2048 "), "{saved_notes}");
     let games: u64 = stdout
         .lines()
         .find_map(|l| l.split_once("; the network has "))
@@ -268,6 +282,16 @@ fn ctrl_c_writes_the_network_and_exits_130() {
     let net = NTupleNetwork::load(&out).expect("a whole network");
     let _ = std::fs::remove_file(&out);
     assert_eq!(net.games(), games);
+    // The last save's line replaced the progress line.
+    assert_eq!(net.notes().lines().count(), 1, "{}", net.notes());
+    assert!(!net.notes().contains("so far"), "{}", net.notes());
+    let moves: u64 = net
+        .notes()
+        .split_once(" trained moves")
+        .and_then(|(head, _)| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no trained moves in {}", net.notes()));
+    assert!(moves >= games, "{moves} trained moves for {games} games");
 }
 
 #[test]

@@ -206,6 +206,28 @@ impl NTupleNetwork {
         self.notes.push_str(line.trim());
     }
 
+    /// Removes the last line of [`NTupleNetwork::notes`] and returns it: a training
+    /// run replaces its own progress line at each save this way.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    ///
+    /// let mut net = NTupleNetwork::new(parse_tuples("0,1").unwrap());
+    /// net.add_note("part 1");
+    /// net.add_note("part 2 so far");
+    /// assert_eq!(net.pop_note().as_deref(), Some("part 2 so far"));
+    /// assert_eq!(net.notes(), "part 1");
+    /// ```
+    pub fn pop_note(&mut self) -> Option<String> {
+        if self.notes.is_empty() {
+            return None;
+        }
+        let start = self.notes.rfind('\n').map_or(0, |i| i + 1);
+        let line = self.notes[start..].to_owned();
+        self.notes.truncate(start.saturating_sub(1));
+        Some(line)
+    }
+
     /// The pools of carousel shaping ([`Carousel`]), when the network trains with it;
     /// the file keeps them, so training goes on with them.
     #[must_use]

@@ -134,24 +134,32 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
             },
         );
         if trained < games && !stop.load(Ordering::Relaxed) && time_left() {
-            save(&args.out, &net)?;
+            // The file says how far this part got, so that a run killed before its end
+            // still tells its budget: the line is replaced at the next save.
+            let moves = progress
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .trained_moves;
+            net.add_note(&part_note(&net, first_game, moves, &config, started, true));
+            let saved = save(&args.out, &net);
+            net.pop_note();
+            saved?;
         }
     }
-    let wall = started.elapsed().as_secs_f64().max(1e-9);
     let mut progress = progress
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
+    let wall = started.elapsed().as_secs_f64().max(1e-9);
     bar.finish_and_clear();
     progress.flush()?;
     let interrupted = stop.load(Ordering::Relaxed);
-    net.add_note(&format!(
-        "{}: games {}..{}, {} thread{}, {wall:.0} s, ai2048 {}",
-        command_line(),
+    net.add_note(&part_note(
+        &net,
         first_game,
-        net.games(),
-        config.threads,
-        if config.threads == 1 { "" } else { "s" },
-        env!("CARGO_PKG_VERSION"),
+        progress.trained_moves,
+        &config,
+        started,
+        false,
     ));
     save(&args.out, &net)?;
     if let (Some(path), Some(format)) = (&args.plot, plot) {
@@ -348,6 +356,29 @@ fn network_of(
 fn save(path: &Path, net: &NTupleNetwork) -> Result<()> {
     net.save(path)
         .with_context(|| format!("cannot write the network to {}", path.display()))
+}
+
+/// The line a training run adds to the network's notes: its command, the games and
+/// trained moves it added, its threads and wall time; `so_far` while it still runs.
+fn part_note(
+    net: &NTupleNetwork,
+    first_game: u64,
+    trained_moves: u64,
+    config: &TrainConfig,
+    started: Instant,
+    so_far: bool,
+) -> String {
+    format!(
+        "{}: games {}..{}, {trained_moves} trained moves, {} thread{}, {:.0} s{}, ai2048 {}",
+        command_line(),
+        first_game,
+        net.games(),
+        config.threads,
+        if config.threads == 1 { "" } else { "s" },
+        started.elapsed().as_secs_f64(),
+        if so_far { " so far" } else { "" },
+        env!("CARGO_PKG_VERSION"),
+    )
 }
 
 /// The tuples as `--tuples` takes them.
