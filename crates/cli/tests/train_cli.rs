@@ -79,7 +79,7 @@ fn training_reports_a_learning_curve_and_resumes_exactly() {
     // The notes name both runs.
     assert_eq!(a.notes().lines().count(), 2, "{}", a.notes());
     assert!(
-        a.notes().contains("games 40..50, 1 thread"),
+        a.notes().contains("games 40..50, ") && a.notes().contains(" trained moves, 1 thread, "),
         "{}",
         a.notes()
     );
