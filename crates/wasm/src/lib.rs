@@ -10,6 +10,7 @@
 //! | [`step`] | `POST /api/step`: the move, and its spawn from `derive_seed(seed, turn)` |
 //! | [`engine`] | one line of `ai2048 engine`: `apply`, `legal`, `spawns`, `best` |
 //! | [`players`] | `GET /api/players` |
+//! | [`load_network`] | the built-in network, downloaded by the page when asked for |
 //!
 //! So a game replays the same from its seed and moves here as on the server, and a
 //! search at a fixed depth finds the same move. Errors are `{"error":"..."}`, as the
@@ -27,6 +28,7 @@
 
 use std::cell::RefCell;
 
+use ai2048_ai::ntuple::{builtin, install_builtin, packed_info, NTupleNetwork};
 use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
 use ai2048_protocol::json::object;
 use ai2048_protocol::{page, Session};
@@ -107,6 +109,43 @@ fn option_refusal(key: &str, value: &str) -> Option<String> {
     }
 }
 
+/// Reads a packed network file (`nets/default.np`, as `ai2048 net pack` writes it)
+/// and makes it the built-in network, which the players created from now on play
+/// with by default and as `eval=network`, as the native build plays with the one it
+/// embeds. The file's own checksum is verified. Answers
+/// `{"games","weights","bytes","checksum"}`, or `{"error"}` for a file that is not a
+/// whole packed network (the AI then goes on with what it had).
+#[wasm_bindgen]
+#[must_use]
+pub fn load_network(bytes: &[u8]) -> String {
+    let info = match packed_info(bytes) {
+        Ok(info) => info,
+        Err(e) => return error(format!("the network file: {e}")),
+    };
+    match NTupleNetwork::read_packed(bytes) {
+        Ok(net) => {
+            let net = install_builtin(net);
+            // The players made so far evaluate as they were made: start afresh.
+            SESSION.with(|cell| *cell.borrow_mut() = None);
+            json!({
+                "games": net.games(),
+                "weights": net.weight_count(),
+                "bytes": info.bytes,
+                "checksum": format!("fnv1a64:{:016x}", info.checksum),
+            })
+            .to_string()
+        }
+        Err(e) => error(format!("the network file: {e}")),
+    }
+}
+
+/// Whether the built-in network is loaded ([`load_network`]).
+#[wasm_bindgen]
+#[must_use]
+pub fn has_network() -> bool {
+    builtin().is_some()
+}
+
 /// The longest search the page offers, in milliseconds (as the server's cap).
 const MAX_TIME_MS: u64 = 1000;
 
@@ -121,6 +160,7 @@ pub fn players() -> String {
         "players": players,
         "max_time_ms": MAX_TIME_MS,
         "default_time_ms": 50,
+        "network": has_network(),
     })
     .to_string()
 }
@@ -152,6 +192,25 @@ mod tests {
         let fields = request.as_object().expect("an object").clone();
         let native = page::step(&fields).expect("a step");
         assert_eq!(step(&request.to_string()), native.to_string());
+    }
+
+    #[test]
+    fn a_network_loads_from_its_bytes_and_bad_bytes_are_errors() {
+        assert!(load_network(b"not a network").contains("the network file"));
+        let net = NTupleNetwork::new(ai2048_ai::ntuple::parse_tuples("0,1,2,3").expect("valid"));
+        let mut packed = Vec::new();
+        net.write_packed(&mut packed, 3).expect("packs");
+        let mut damaged = packed.clone();
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 0x55;
+        assert!(load_network(&damaged).contains("error"));
+        let answer: Value = serde_json::from_str(&load_network(&packed)).expect("JSON");
+        assert_eq!(answer["weights"], 16_u64.pow(4), "one tuple of 4 cells");
+        assert!(has_network());
+        let best = engine(
+            r#"{"op":"best","board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]],"ai":"greedy:eval=network"}"#,
+        );
+        assert!(best.contains(r#""dir":"#), "{best}");
     }
 
     #[test]

@@ -1,9 +1,10 @@
-// The page of `ai2048 serve`. It holds no game rules: every move, merge, spawn and
-// game over comes from the server (POST /api/step), and so does every AI move
-// (POST /api/best). The page only draws, animates, and keeps a history for undo.
+// The page of the game, on `ai2048 serve` and on the static site. It holds no game
+// rules: every move, merge, spawn and game over comes from the engine (engine.js:
+// the WebAssembly module in the browser, or the server's API), and so does every AI
+// move. The page only draws, animates, and keeps a history for undo.
 'use strict';
 
-(() => {
+(async () => {
   const KEYS = {
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
     w: 'up', s: 'down', a: 'left', d: 'right',
@@ -25,6 +26,8 @@
     won: $('game-won'), keepGoing: $('keep-going'), retryWon: $('retry-won'),
     hint: $('hint'), autoplay: $('autoplay'), player: $('ai-player'), time: $('ai-time'),
     speed: $('speed'), stats: $('ai-stats'), hintValues: $('hint-values'), message: $('message'),
+    stronger: $('stronger'), strongerBox: $('stronger-box'), networkProgress: $('network-progress'),
+    networkStatus: $('network-status'), footerEngine: $('footer-engine'),
   };
 
   // The game as the server last described it, and the boards before it for undo;
@@ -36,11 +39,12 @@
   let autoplay = false;
   let autoplayAfterWin = false; // autoplay was on when "You win!" stopped it
   let generation = 0; // bumped by a new game or an undo, so stale answers are dropped
+  let engine = null; // where the game and the AI run (engine.js)
 
   // For tests and the curious: the page's state and every move played.
   const debug = {
     ready: false, seed: 0, turn: 0, board: null, score: 0, over: false, won: false, keepPlaying: false,
-    moves: 0, aiMoves: 0, log: [], lastSearch: null, errors: [],
+    moves: 0, aiMoves: 0, log: [], lastSearch: null, errors: [], engine: null, network: null,
   };
   window.__ai2048 = debug;
 
@@ -48,38 +52,6 @@
   // to keep going.
   const halted = () => state.over || (state.won && !state.keepPlaying);
   const hasWinTile = (board) => board.some((row) => row.some((v) => v >= WIN_TILE));
-
-  class ApiError extends Error {
-    constructor(message, status, retryAfter) {
-      super(message);
-      this.status = status;
-      this.retryAfter = retryAfter;
-    }
-  }
-
-  async function api(path, body) {
-    const init = body === undefined
-      ? { method: 'GET' }
-      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-    let response;
-    try {
-      response = await fetch(path, init);
-    } catch (e) {
-      throw new ApiError('the server cannot be reached: is ai2048 serve still running?', 0, 1);
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (e) {
-      data = null;
-    }
-    if (!response.ok) {
-      const message = (data && data.error) || `the server answered ${response.status}`;
-      const retry = Number(response.headers.get('Retry-After')) || 1;
-      throw new ApiError(message, response.status, retry);
-    }
-    return data;
-  }
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -198,9 +170,10 @@
     generation += 1;
     const mine = generation;
     setAutoplay(false);
+    engine.cancel();
     clearHint();
     try {
-      const game = await api('/api/new', {});
+      const game = await engine.newGame();
       if (mine !== generation) return;
       begin(game, new Set(game.spawns.map((s) => s.cell)));
       say('');
@@ -230,7 +203,7 @@
     const mine = generation;
     const before = state.board;
     try {
-      const step = await api('/api/step', { board: before, dir, seed: state.seed, turn: state.turn });
+      const step = await engine.step({ board: before, dir, seed: state.seed, turn: state.turn });
       if (mine !== generation || !step.moved) return false;
       state.history.push({
         board: before, score: state.score, turn: state.turn, over: state.over, won: state.won,
@@ -267,6 +240,7 @@
     if (!last) return;
     generation += 1;
     setAutoplay(false);
+    engine.cancel();
     clearHint();
     Object.assign(state, last);
     drawBoard(state.board, null);
@@ -299,6 +273,9 @@
     return v.toFixed(1);
   }
 
+  // A search that a new game or an undo cancelled: nothing to tell.
+  const cancelled = (e) => e && e.status === 409 && engine.kind === 'wasm';
+
   function clearHint() {
     ui.hintValues.hidden = true;
   }
@@ -310,7 +287,7 @@
     ui.hint.disabled = true;
     try {
       const started = performance.now();
-      const best = await api('/api/best', searchRequest());
+      const best = await engine.best(searchRequest());
       if (mine !== generation || board !== state.board) return;
       showSearch(best, performance.now() - started);
       for (const el of ui.hintValues.querySelectorAll('.hint-value')) {
@@ -323,7 +300,7 @@
       ui.hintValues.hidden = false;
       say('');
     } catch (e) {
-      say(e.message);
+      if (!cancelled(e)) say(e.message);
     } finally {
       ui.hint.disabled = false;
     }
@@ -350,8 +327,9 @@
       const started = performance.now();
       let best;
       try {
-        best = await api('/api/best', searchRequest());
+        best = await engine.best(searchRequest());
       } catch (e) {
+        if (cancelled(e)) continue;
         if (e.status === 503) {
           say('The server is busy; trying again.');
           await sleep(1000 * e.retryAfter);
@@ -375,7 +353,7 @@
 
   async function loadPlayers() {
     try {
-      const info = await api('/api/players');
+      const info = await engine.players();
       ui.player.replaceChildren();
       for (const p of info.players) {
         const option = document.createElement('option');
@@ -474,6 +452,97 @@
     button.addEventListener('mouseup', () => button.blur());
   }
 
+  // ---- The built-in network (the WebAssembly engine) ------------------------------
+
+  const STRONGER_KEY = 'ai2048.stronger';
+
+  function rememberStronger(on) {
+    try {
+      window.localStorage.setItem(STRONGER_KEY, on ? '1' : '0');
+    } catch (e) {
+      // No storage: the choice lasts as long as the page.
+    }
+  }
+
+  function strongerWanted() {
+    try {
+      return window.localStorage.getItem(STRONGER_KEY) === '1';
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // Downloads (or takes from the cache) the network, checks it and gives it to the AI.
+  async function loadNetwork() {
+    ui.stronger.disabled = true;
+    ui.networkProgress.hidden = false;
+    ui.networkProgress.removeAttribute('value');
+    ui.networkStatus.textContent = 'Loading the network…';
+    try {
+      const started = performance.now();
+      const file = await window.ai2048Network.fetch((received, total) => {
+        ui.networkProgress.max = total;
+        ui.networkProgress.value = received;
+        const mb = (n) => (n / 1e6).toFixed(1);
+        ui.networkStatus.textContent = `Downloading the network: ${mb(received)} of ${mb(total)} MB`;
+      });
+      const fetched = performance.now();
+      ui.networkStatus.textContent = 'Reading the network…';
+      const info = await engine.network.load(file.bytes);
+      const loaded = performance.now();
+      debug.network = {
+        ...info, cached: file.cached, fetchMs: fetched - started, loadMs: loaded - fetched,
+      };
+      ui.networkStatus.textContent = `The AI plays with the network (${(info.games / 1e6).toFixed(2)} M games of training).`;
+      rememberStronger(true);
+    } catch (e) {
+      ui.stronger.checked = false;
+      ui.networkStatus.textContent = '';
+      say(`The network could not be loaded: ${e.message}`);
+    } finally {
+      ui.networkProgress.hidden = true;
+      ui.stronger.disabled = false;
+      loadPlayers();
+    }
+  }
+
+  async function unloadNetwork() {
+    rememberStronger(false);
+    debug.network = null;
+    ui.networkStatus.textContent = 'The AI plays with the hand-made heuristic.';
+    await engine.network.unload();
+    loadPlayers();
+  }
+
+  // ---- Start ---------------------------------------------------------------------
+
   ui.best.textContent = String(readBest());
-  loadPlayers().then(newGame);
+  try {
+    engine = await window.ai2048Engine.start();
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  debug.engine = engine.kind;
+  ui.footerEngine.textContent = engine.kind === 'wasm'
+    ? 'in your browser, compiled to WebAssembly'
+    : 'on the ai2048 serve server';
+  const networkOffered = engine.network !== null && await window.ai2048Network.available();
+  if (networkOffered) {
+    ui.strongerBox.hidden = false;
+    ui.stronger.addEventListener('change', () => {
+      if (ui.stronger.checked) loadNetwork();
+      else unloadNetwork();
+    });
+  }
+  if (engine.kind === 'wasm' && 'serviceWorker' in navigator && window.isSecureContext) {
+    // Offline after one visit: sw.js keeps the site's files.
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
+  await loadPlayers();
+  await newGame();
+  if (networkOffered && strongerWanted()) {
+    ui.stronger.checked = true;
+    loadNetwork();
+  }
 })();

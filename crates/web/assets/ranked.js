@@ -11,6 +11,9 @@
 (() => {
   const meta = document.querySelector('meta[name="ai2048-scores-api"]');
   const API = meta ? meta.content.replace(/\/$/, '') : '';
+  // A static site has no API of its own: ranked games only with a scores address.
+  const engineMeta = document.querySelector('meta[name="ai2048-engine"]');
+  const staticSite = engineMeta && engineMeta.content === 'wasm';
   const $ = (id) => document.getElementById(id);
   const ui = {
     panel: $('ranked'), name: $('ranked-name'), register: $('ranked-register'),
@@ -19,6 +22,10 @@
     human: $('ranked-human'), refresh: $('ranked-refresh'),
   };
   if (!ui.panel) return;
+  if (staticSite && !meta) {
+    ui.panel.hidden = true;
+    return;
+  }
 
   let player = null; // {name, token}
   try { player = JSON.parse(localStorage.getItem('ai2048-ranked-player') || 'null'); } catch (_) { player = null; }

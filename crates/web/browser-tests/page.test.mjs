@@ -14,28 +14,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { chromium } from 'playwright-core';
+import { ARTIFACTS, ROOT, launch } from './browser.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const BINARY = path.resolve(ROOT, process.env.AI2048_BIN || 'target/debug/ai2048');
-const ARTIFACTS = path.resolve(ROOT, process.env.AI2048_ARTIFACTS || 'target/web-artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-// Without the networking flags, Chromium hangs on a closed network.
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const DIRS = ['up', 'down', 'left', 'right'];
 // A direction's value as the hint shows it: 1,234,567 or 812.5 or 1.2345e+12.
 const VALUE = /^-?(\d{1,3}(,\d{3})+|\d+\.\d|\d\.\d{4}e[+-]\d+)$/;
 
 let server = null;
 let url = null;
-let context = null;
+let browser = null;
 let page = null;
-let profile = null;
 let scoresDir = null;
-const pageErrors = [];
+let pageErrors = [];
 
 function stopServer() {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
@@ -107,24 +98,16 @@ async function settled() {
 
 before(async () => {
   url = await startServer();
-  profile = mkdtempSync(path.join(tmpdir(), 'ai2048-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 620, height: 1180 },
-  });
-  page = context.pages()[0] || (await context.newPage());
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  browser = await launch();
+  ({ page } = browser);
+  pageErrors = browser.errors;
 });
 
 after(async () => {
   try {
-    if (context) await context.close();
+    if (browser) await browser.close();
   } finally {
     stopServer();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     if (scoresDir) rmSync(scoresDir, { recursive: true, force: true });
   }
 });

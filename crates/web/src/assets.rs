@@ -18,6 +18,8 @@ pub const ASSETS: &[Asset] = &[
     asset("/", HTML, include_str!("../assets/index.html")),
     asset("/style.css", CSS, include_str!("../assets/style.css")),
     asset("/app.js", JS, include_str!("../assets/app.js")),
+    asset("/engine.js", JS, include_str!("../assets/engine.js")),
+    asset("/network.js", JS, include_str!("../assets/network.js")),
     asset("/favicon.svg", SVG, include_str!("../assets/favicon.svg")),
     asset("/ranked.js", JS, include_str!("../assets/ranked.js")),
     asset("/ranked.css", CSS, include_str!("../assets/ranked.css")),
@@ -36,8 +38,10 @@ const fn asset(path: &'static str, content_type: &'static str, body: &'static st
     }
 }
 
-/// What the page may load: only its own files, and its own API.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+/// What the page may load: only its own files, and its own API; WebAssembly of its
+/// own when the server serves a built site.
+const CONTENT_SECURITY_POLICY: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; \
      object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 impl Asset {

@@ -30,7 +30,13 @@ async fn the_page_is_built_in() {
     assert!(page.header("content-security-policy").is_some());
     for (path, kind, needle) in [
         ("/style.css", "text/css; charset=utf-8", "#faf8ef"),
-        ("/app.js", "text/javascript; charset=utf-8", "/api/step"),
+        ("/app.js", "text/javascript; charset=utf-8", "engine.step"),
+        ("/engine.js", "text/javascript; charset=utf-8", "api/step"),
+        (
+            "/network.js",
+            "text/javascript; charset=utf-8",
+            "network.json",
+        ),
         ("/favicon.svg", "image/svg+xml", "<svg"),
     ] {
         let asset = request(addr, "GET", path, "").await;

@@ -43,7 +43,7 @@ mod trainer;
 mod tuple;
 mod weights;
 
-pub use builtin::{builtin, builtin_file};
+pub use builtin::{builtin, builtin_file, install_builtin};
 pub use carousel::{Carousel, NoCarouselStages, Pool, POOL_CAPACITY};
 pub use ceiling::Ceiling;
 pub use file::{NetworkError, MAX_WEIGHTS};
