@@ -166,14 +166,16 @@
 
   // ---- The game ------------------------------------------------------------------
 
-  async function newGame() {
+  // A new game: of `seed` when it is a number (the page's address may name one:
+  // ?seed=N replays that game), else of a fresh seed.
+  async function newGame(seed) {
     generation += 1;
     const mine = generation;
     setAutoplay(false);
     engine.cancel();
     clearHint();
     try {
-      const game = await engine.newGame();
+      const game = await engine.newGame(typeof seed === 'number' ? seed : undefined);
       if (mine !== generation) return;
       begin(game, new Set(game.spawns.map((s) => s.cell)));
       say('');
@@ -447,6 +449,9 @@
     begin({ seed: state.seed, turn: 0, board, score, over: false }, null);
   };
 
+  // For tests and the curious: the AI's answer to a search request, as the page asks it.
+  debug.best = (request) => engine.best(request);
+
   // Buttons keep no focus, so that the arrow keys always play.
   for (const button of document.querySelectorAll('button')) {
     button.addEventListener('mouseup', () => button.blur());
@@ -540,7 +545,10 @@
     navigator.serviceWorker.register('sw.js').catch(() => {});
   }
   await loadPlayers();
-  await newGame();
+  const asked = new URLSearchParams(window.location.search).get('seed');
+  const seed = asked !== null && /^\d{1,15}$/.test(asked) ? Number(asked) : undefined;
+  if (asked !== null && seed === undefined) say(`?seed=${asked}: a seed is a whole number of at most 15 digits`);
+  await newGame(seed);
   if (networkOffered && strongerWanted()) {
     ui.stronger.checked = true;
     loadNetwork();

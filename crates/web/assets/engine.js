@@ -56,7 +56,7 @@ window.ai2048Engine = (() => {
   function serverEngine() {
     return {
       kind: 'server',
-      newGame: () => api('api/new', {}),
+      newGame: (seed) => api('api/new', seed === undefined ? {} : { seed }),
       step: (request) => api('api/step', request),
       best: (request) => api('api/best', request),
       players: () => api('api/players'),
@@ -127,11 +127,12 @@ window.ai2048Engine = (() => {
 
     return {
       kind: 'wasm',
-      newGame: async () => {
-        const seed = new Uint32Array(2);
-        crypto.getRandomValues(seed);
+      newGame: async (seed) => {
+        if (seed !== undefined) return answer(wasm.new_game, { seed });
+        const random = new Uint32Array(2);
+        crypto.getRandomValues(random);
         // A seed the API takes: below 2^53.
-        return answer(wasm.new_game, { seed: (seed[0] & 0x1fffff) * 2 ** 32 + seed[1] });
+        return answer(wasm.new_game, { seed: (random[0] & 0x1fffff) * 2 ** 32 + random[1] });
       },
       step: async (request) => answer(wasm.step, request),
       best: async (request) => {

@@ -1,8 +1,10 @@
 // What the browser tests share: Debian's headless Chromium, launched on a profile of
-// its own, and the page's errors collected.
+// its own, and the page's errors collected; a plain static file server for the site.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 import { chromium } from 'playwright-core';
 
@@ -38,4 +40,27 @@ export async function launch() {
     }
   };
   return { context, page, errors, close };
+}
+
+// Serves `dir` with python3 -m http.server on a free port of 127.0.0.1: resolves to
+// `{url, stop}`. The server is killed when this process exits, however it exits.
+export function serveStatic(dir) {
+  return new Promise((resolve, reject) => {
+    const args = ['-u', '-m', 'http.server', '--bind', '127.0.0.1', '--directory', dir, '0'];
+    const child = spawn('python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    process.on('exit', stop);
+    const timer = setTimeout(() => reject(new Error('no address from python3 -m http.server in 30 s')), 30_000);
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.stderr.resume();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const found = /port (\d+)/.exec(line);
+      if (found) {
+        clearTimeout(timer);
+        resolve({ url: `http://127.0.0.1:${found[1]}`, stop });
+      }
+    });
+  });
 }

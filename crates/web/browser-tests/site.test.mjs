@@ -6,16 +6,16 @@
 // site reloads offline. No request goes to /api/. Speed figures are printed for the
 // README (lines starting "figure:").
 //
-// Environment: SITE_DIR, the built site (default target/site); AI2048_ARTIFACTS,
-// where the screenshot goes (default target/web-artifacts); CHROMIUM, the browser.
+// Environment: SITE_DIR, the built site (default target/site); SPEED_FILE, the native
+// searches to time the browser's against (default target/wasm/speed.json, from
+// `cargo run --release -p ai2048-wasm --example speed`); AI2048_ARTIFACTS, where the
+// screenshot goes (default target/web-artifacts); CHROMIUM, the browser.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 
-import { ARTIFACTS, ROOT, launch } from './browser.mjs';
+import { ARTIFACTS, ROOT, launch, serveStatic } from './browser.mjs';
 
 const SITE = path.resolve(ROOT, process.env.SITE_DIR || 'target/site');
 
@@ -27,30 +27,6 @@ let page = null;
 let pageErrors = [];
 const requests = [];
 
-function stopServer() {
-  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-}
-process.on('exit', stopServer);
-
-// Starts python3 -m http.server on a free port, serving SITE; resolves to its address.
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const args = ['-u', '-m', 'http.server', '--bind', '127.0.0.1', '--directory', SITE, '0'];
-    const child = spawn('python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    const timer = setTimeout(() => reject(new Error('no address from python3 -m http.server in 30 s')), 30_000);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const found = /port (\d+)/.exec(line);
-      if (found) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${found[1]}`);
-      }
-    });
-    child.stderr.resume();
-  });
-}
-
 const debug = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__ai2048)));
 const maxTile = (board) => Math.max(...board.flat());
 
@@ -61,7 +37,8 @@ async function load() {
 
 before(async () => {
   assert.ok(existsSync(path.join(SITE, 'index.html')), `no site in ${SITE}: run scripts/build-site ${SITE}`);
-  url = await startServer();
+  server = await serveStatic(SITE);
+  ({ url } = server);
   browser = await launch();
   ({ context, page } = browser);
   pageErrors = browser.errors;
@@ -72,7 +49,7 @@ after(async () => {
   try {
     if (browser) await browser.close();
   } finally {
-    stopServer();
+    if (server) server.stop();
   }
 });
 
@@ -92,6 +69,22 @@ test('the static site starts the WebAssembly engine and the AI at once', async (
   const search = (await debug()).lastSearch;
   assert.ok(['up', 'down', 'left', 'right'].includes(search.dir), JSON.stringify(search));
   assert.ok(search.nodes > 0);
+});
+
+test('?seed=N starts the game of that seed, the same every time', async () => {
+  const boards = [];
+  for (let i = 0; i < 2; i += 1) {
+    await page.goto(`${url}/?seed=7`);
+    await page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready);
+    const state = await debug();
+    assert.equal(state.seed, 7);
+    boards.push(state.board);
+  }
+  assert.deepEqual(boards[0], boards[1]);
+  await page.goto(`${url}/?seed=x`);
+  await page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready);
+  assert.match((await debug()).errors.join(' '), /\?seed=x: a seed is a whole number/);
+  await load();
 });
 
 test('the keys move the tiles', async () => {
@@ -192,6 +185,37 @@ test('the site reloads and plays offline', async () => {
     await page.locator('#hint-values').waitFor({ state: 'visible' });
   } finally {
     await context.setOffline(false);
+  }
+});
+
+test('the searches in Chromium find what native finds, node for node; their speed', async (t) => {
+  const file = path.resolve(ROOT, process.env.SPEED_FILE || 'target/wasm/speed.json');
+  if (!existsSync(file)) {
+    t.skip(`no ${file} (cargo run --release -p ai2048-wasm --example speed)`);
+    return;
+  }
+  const native = JSON.parse(readFileSync(file, 'utf8'));
+  await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
+  for (const [name, search] of Object.entries(native.searches)) {
+    const got = await page.evaluate(async ({ positions, ai, depth }) => {
+      const ask = (board) => window.__ai2048.best({ board, ai, depth });
+      await ask(positions[0]); // the player is made, as natively, before the clock starts
+      const dirs = [];
+      let nodes = 0;
+      const started = performance.now();
+      for (const board of positions) {
+        const best = await ask(board);
+        nodes += best.nodes;
+        dirs.push(best.dir);
+      }
+      return { dirs, nodes, ms: performance.now() - started };
+    }, { positions: native.positions, ai: search.ai, depth: search.depth });
+    assert.deepEqual(got.dirs, search.dirs, `${name}: the moves`);
+    assert.equal(got.nodes, search.nodes, `${name}: the nodes`);
+    const rate = (r) => (r.nodes / r.ms / 1e3).toFixed(2);
+    console.log(`figure: ${name} search, ${native.positions.length} positions at depth ${search.depth}, one thread: `
+      + `Chromium ${rate(got)} M nodes/s (${got.ms.toFixed(0)} ms), native ${rate(search)} M nodes/s `
+      + `(${search.ms.toFixed(0)} ms): ${((100 * search.ms) / got.ms).toFixed(0)}% of native`);
   }
 });
 
