@@ -219,6 +219,24 @@ test('the searches in Chromium find what native finds, node for node; their spee
   }
 });
 
+test('the switch turned off goes back to the heuristic, and stays off on reload', async () => {
+  await page.uncheck('#stronger');
+  await page.waitForFunction(() => window.__ai2048.network === null);
+  assert.match(await page.locator('#network-status').innerText(), /heuristic/);
+  await page.selectOption('#ai-time', '10');
+  await page.click('#hint');
+  await page.locator('#hint-values').waitFor({ state: 'visible' });
+  await load();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#stronger').isChecked(), false);
+  assert.equal((await debug()).network, null);
+  // On again, for the screenshot.
+  await page.check('#stronger');
+  await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
+  await page.click('#hint');
+  await page.locator('#hint-values').waitFor({ state: 'visible' });
+});
+
 test('a screenshot for people to look at; no request to /api/', async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'site.png'), fullPage: true });
