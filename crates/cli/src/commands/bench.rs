@@ -32,6 +32,16 @@ use crate::progress::games_bar;
 ///
 /// # Errors
 ///
+/// How the comparison names the run in `path` beside the one in `other`: its file
+/// name without `.json`, or its whole path when the two names are the same.
+fn label(path: &Path, other: &Path) -> String {
+    let stem = |p: &Path| p.file_stem().map(|s| s.to_string_lossy().into_owned());
+    match (stem(path), stem(other)) {
+        (Some(a), Some(b)) if a != b => a,
+        _ => path.display().to_string(),
+    }
+}
+
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
     if !args.merge.is_empty() {
@@ -45,7 +55,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
             2048,
         )
         .context("--compare")?
-        .format(&a.display().to_string(), &b.display().to_string());
+        .format(&label(a, b), &label(b, a));
         let mut out = std::io::stdout().lock();
         write!(out, "{text}")?;
         out.flush()?;
