@@ -65,6 +65,8 @@ fn players_pass_on_lost_boards() {
         "minimax:depth=1",
         "mcts:playouts=2",
         "mcts:mode=uct,iterations=20,playout=greedy,cut=5",
+        "replica",
+        "replica:depth=0",
     ] {
         let mut p = create_player(&name.parse().unwrap(), 0).unwrap();
         assert_eq!(p.search(lost, &SearchLimits::default()).dir, None, "{name}");
@@ -140,6 +142,14 @@ fn bad_options_say_why() {
         ("expectimax:depth=99", "from 0 to 20"),
         ("expectimax:plan-sum=-1", "not a tile sum"),
         ("expectimax:plan-moves=0", "from 1"),
+        ("replica:depth=6", "from 0 to 5"),
+        ("replica:leaves=0", "from 1"),
+        ("replica:prior4=0", "above 0"),
+        ("replica:prior2=-1", "above 0"),
+        ("replica:prior2=many", "not a number"),
+        ("replica:w.monotonicity=-1", "outside [0, 100]"),
+        ("replica:w.speed=1", "no weight \"speed\""),
+        ("replica:eval=snake", "has no option"),
     ] {
         let err = create_player(&spec.parse().unwrap(), 0).err().expect(spec);
         assert!(err.to_string().contains(needle), "{spec}: {err}");
@@ -205,4 +215,36 @@ fn expectimax_learns_the_probability_of_a_four() {
     }
     let learned = player.config().four_probability;
     assert!((learned - 0.5).abs() < 0.08, "learned {learned}");
+}
+
+#[test]
+fn replica_plays_a_seeded_game_to_the_end_the_same_way_twice() {
+    // Two moves ahead (half the default's time), through the registry.
+    let limits = SearchLimits::default();
+    let a = play("replica:depth=2", 11, limits);
+    let b = play("replica:depth=2", 11, limits);
+    assert_eq!((a.score(), a.moves()), (b.score(), b.moves()));
+    assert!(a.max_tile() >= 512, "{}", a.max_tile());
+    // The options reach the player: the weights change the moves.
+    let other = play("replica:depth=2,w.max_tile=0,w.mergeability=3", 11, limits);
+    assert_ne!((a.score(), a.moves()), (other.score(), other.moves()));
+}
+
+#[test]
+fn the_replica_help_gives_its_defaults() {
+    use ai2048_ai::eval::COBB_DOUGLAS_EXPONENTS;
+    use ai2048_ai::search::{Replica, ReplicaConfig};
+    let info = ai2048_ai::PLAYERS
+        .iter()
+        .find(|p| p.name == "replica")
+        .unwrap();
+    let about = |key: &str| info.options.iter().find(|(k, _)| *k == key).unwrap().1;
+    let config = ReplicaConfig::default();
+    assert!(about("depth").contains(&format!("default {}", config.depth)));
+    assert!(about("depth").contains(&format!("at most {}", Replica::MAX_DEPTH)));
+    assert!(about("leaves").contains(&format!("default {}", config.max_leaves)));
+    assert!(about("prior4").contains(&format!("default {}", config.prior.0)));
+    assert!(about("prior2").contains(&format!("default {}", config.prior.1)));
+    let exponents: Vec<String> = COBB_DOUGLAS_EXPONENTS.iter().map(f64::to_string).collect();
+    assert!(about("w.NAME").contains(&format!("default {}", exponents.join(", "))));
 }

@@ -131,7 +131,7 @@ impl RulesArgs {
 /// Which AI plays, with its options and limits.
 #[derive(Debug, Clone, Args)]
 pub struct AiArgs {
-    /// The player: expectimax (the default), minimax, mcts, greedy or random;
+    /// The player: expectimax (the default), minimax, mcts, replica, greedy or random;
     /// `NAME:KEY=VALUE,...` sets its options (see `ai2048 players`).
     #[arg(long, default_value = DEFAULT_PLAYER, value_name = "NAME")]
     pub ai: String,

@@ -33,6 +33,7 @@ fn players_lists_every_player_and_evaluation() {
         "expectimax (default)",
         "minimax",
         "mcts",
+        "replica",
         "greedy",
         "random",
         "snake",

@@ -80,7 +80,7 @@ pub(crate) fn limits_of(
         .map_err(|e| value_error(e.to_string()))
 }
 
-/// A player: expectimax (the default), minimax, mcts, greedy or random, with options.
+/// A player: expectimax (the default), minimax, mcts, replica, greedy or random, with options.
 ///
 /// A player keeps what it learns between moves (expectimax's transposition table), so
 /// keep one for a whole game. Searches release the GIL; one player searches one board
@@ -188,10 +188,10 @@ impl PySearchResult {
 
 #[pymethods]
 impl PyPlayer {
-    /// The player ``name`` (``"expectimax"``, ``"minimax"``, ``"mcts"``, ``"greedy"``
-    /// or ``"random"``, optionally with options as ``"expectimax:tt-mb=16,eval=snake"``)
-    /// with its options as keyword arguments (``tt_mb=16``; ``_`` stands for ``-``; pass
-    /// dotted ones as ``**{"w.empty": 300}``).
+    /// The player ``name`` (``"expectimax"``, ``"minimax"``, ``"mcts"``, ``"replica"``,
+    /// ``"greedy"`` or ``"random"``, optionally with options as
+    /// ``"expectimax:tt-mb=16,eval=snake"``) with its options as keyword arguments
+    /// (``tt_mb=16``; ``_`` stands for ``-``; pass dotted ones as ``**{"w.empty": 300}``).
     ///
     /// ``depth``, ``time_ms`` and ``nodes`` are the default limits of every search
     /// (:meth:`best_move` may override them); ``threads`` is the number of threads

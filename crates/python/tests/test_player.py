@@ -11,7 +11,7 @@ BOARD = Board([[2, 2, 4, 8], [0, 0, 0, 16], [0, 0, 0, 0], [0, 0, 0, 2]])
 FULL = Board([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
 
-@pytest.mark.parametrize("name", ["expectimax", "minimax", "mcts", "greedy", "random"])
+@pytest.mark.parametrize("name", ["expectimax", "minimax", "mcts", "replica", "greedy", "random"])
 def test_every_player_picks_a_legal_move(name):
     player = Player(name, depth=1) if name in ("expectimax", "minimax") else Player(name)
     if name == "mcts":
@@ -78,7 +78,7 @@ def test_options_as_spec_or_keywords():
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
-        (("nope",), {}, 'unknown player "nope": expected one of expectimax, minimax, mcts, greedy, random'),
+        (("nope",), {}, 'unknown player "nope": expected one of expectimax, minimax, mcts, replica, greedy, random'),
         (("expectimax:foo=1",), {}, 'player expectimax has no option "foo": expected one of depth'),
         (("random",), {"depth_limit": 3}, 'player random has no option "depth-limit" \\(it takes none\\)'),
         (("expectimax",), {"tt_mb": "lots"}, 'player expectimax option tt-mb: "lots" is not a size in MiB'),
@@ -137,7 +137,7 @@ def test_searches_release_the_gil():
 
 def test_players_catalogue():
     catalogue = players()
-    assert [p["name"] for p in catalogue] == ["expectimax", "minimax", "mcts", "greedy", "random"]
+    assert [p["name"] for p in catalogue] == ["expectimax", "minimax", "mcts", "replica", "greedy", "random"]
     expectimax = catalogue[0]
     assert "tt-mb" in expectimax["options"]
     assert "transposition" in expectimax["options"]["tt-mb"]

@@ -129,6 +129,33 @@ pub const PLAYERS: &[PlayerInfo] = &[
         ),
     },
     PlayerInfo {
+        name: "replica",
+        about: "the React replica's AI: every move and spawn a few moves ahead, breadth-first; \
+                each move's expected Cobb-Douglas utility × ln(1 + its leaves); P(4) learned",
+        options: &[
+            (
+                "depth",
+                "moves ahead, each with every spawn (default 3, at most 5; 0 = greedy)"
+            ),
+            (
+                "leaves",
+                "the tree grows a level only while it holds at most this many boards (default 20000)"
+            ),
+            (
+                "prior4",
+                "the Beta prior of P(4): pseudo-count of 4s (default 1)"
+            ),
+            (
+                "prior2",
+                "the Beta prior of P(4): pseudo-count of 2s (default 9)"
+            ),
+            (
+                "w.NAME",
+                "an exponent of the utility: w.monotonicity, w.emptiness, w.mergeability, w.max_tile (default 6, 1.5, 0.25, 0.5)"
+            ),
+        ],
+    },
+    PlayerInfo {
         name: "greedy",
         about: "the best move after one ply on an evaluation (default simple)",
         options: &with_eval_options!("simple"),

@@ -16,7 +16,10 @@ use super::{PlayerError, PlayerSpec};
 /// - `eval=NAME` names the evaluation (it must agree with the file's, if both);
 /// - `symmetric=true` makes a matrix evaluation symmetric;
 /// - `w.NAME=VALUE` sets one weight, after the file.
-fn eval_config(spec: &PlayerSpec, default_eval: &str) -> Result<EvalConfig, PlayerError> {
+pub(super) fn eval_config(
+    spec: &PlayerSpec,
+    default_eval: &str,
+) -> Result<EvalConfig, PlayerError> {
     let bad = |key: &str, e: EvalError| PlayerError::bad_option(spec, key, e.to_string());
     let file = spec
         .option("weights")

@@ -14,14 +14,14 @@ pub use spec::{PlayerError, PlayerSpec};
 
 use std::sync::Arc;
 
-use crate::eval::Evaluator;
+use crate::eval::{CobbDouglas, Evaluator};
 use crate::search::{
     Expectimax, ExpectimaxConfig, GreedyPlayer, Mcts, MctsConfig, Minimax, MinimaxConfig,
-    RandomPlayer,
+    RandomPlayer, Replica, ReplicaConfig,
 };
 use crate::Player;
-use evaluator::evaluator;
-use options::{expectimax_config, mcts_config, minimax_config};
+use evaluator::{eval_config, evaluator};
+use options::{expectimax_config, mcts_config, minimax_config, replica_config};
 
 /// The name of the default player.
 pub const DEFAULT_PLAYER: &str = "expectimax";
@@ -65,6 +65,7 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         Recipe::Expectimax(config, eval) => Box::new(Expectimax::with_eval(config, eval)),
         Recipe::Minimax(config, eval) => Box::new(Minimax::new(config, eval)),
         Recipe::Mcts(config, eval) => Box::new(Mcts::new(config, eval, seed)),
+        Recipe::Replica(config) => Box::new(Replica::new(config)),
     })
 }
 
@@ -75,6 +76,7 @@ enum Recipe {
     Expectimax(ExpectimaxConfig, Arc<dyn Evaluator>),
     Minimax(MinimaxConfig, Arc<dyn Evaluator>),
     Mcts(MctsConfig, Arc<dyn Evaluator>),
+    Replica(ReplicaConfig),
 }
 
 impl Recipe {
@@ -101,6 +103,17 @@ impl Recipe {
             }
             "minimax" => Recipe::Minimax(minimax_config(spec)?, evaluator(spec, "heuristic")?),
             "mcts" => Recipe::Mcts(mcts_config(spec)?, evaluator(spec, "heuristic")?),
+            "replica" => {
+                // Its utility is always the Cobb-Douglas product; `w.NAME` sets its
+                // exponents, checked as the evaluation's weights are.
+                let weights = eval_config(spec, "cobb-douglas")?;
+                let mut exponents = [0.0; 4];
+                exponents.copy_from_slice(weights.params());
+                Recipe::Replica(ReplicaConfig {
+                    utility: CobbDouglas { exponents },
+                    ..replica_config(spec)?
+                })
+            }
             other => unreachable!("player {other} listed but not built"),
         })
     }

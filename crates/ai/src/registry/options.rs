@@ -3,7 +3,9 @@
 
 use core::str::FromStr;
 
-use crate::search::{ExpectimaxConfig, MctsConfig, MctsMode, MinimaxConfig, Playout};
+use crate::search::{
+    ExpectimaxConfig, MctsConfig, MctsMode, MinimaxConfig, Playout, Replica, ReplicaConfig,
+};
 use crate::{PlayerError, PlayerSpec, SearchLimits};
 
 /// Reads option `key` of `spec` as a `T`, or `None` when absent.
@@ -118,5 +120,38 @@ pub(crate) fn mcts_config(spec: &PlayerSpec) -> Result<MctsConfig, PlayerError> 
     if let Some(p) = ranged(spec, "p4", "a probability", 0.0..=1.0)? {
         config.four_probability = p;
     }
+    Ok(config)
+}
+
+/// The most leaves `replica` may be asked to keep: about 128 MiB of boards at its
+/// peak, two levels of the tree.
+pub(crate) const MAX_REPLICA_LEAVES: usize = 2_000_000;
+
+/// The largest pseudo-count of the replica's Beta prior: a million spawns.
+const MAX_PRIOR: f64 = 1e6;
+
+/// The settings of `replica` from its options, but its utility's exponents (the
+/// `w.NAME` options, read as the evaluation `cobb-douglas` reads them).
+pub(crate) fn replica_config(spec: &PlayerSpec) -> Result<ReplicaConfig, PlayerError> {
+    let mut config = ReplicaConfig::default();
+    if let Some(depth) = ranged(spec, "depth", "a depth", 0..=Replica::MAX_DEPTH)? {
+        config.depth = depth;
+    }
+    if let Some(n) = ranged(spec, "leaves", "a count", 1..=MAX_REPLICA_LEAVES)? {
+        config.max_leaves = n;
+    }
+    let prior = |key: &str| match parse_option::<f64>(spec, key, "a number")? {
+        Some(x) if !(x > 0.0 && x <= MAX_PRIOR) => Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("{x} is not above 0 and at most {MAX_PRIOR}"),
+        )),
+        x => Ok(x),
+    };
+    let (fours, twos) = config.prior;
+    config.prior = (
+        prior("prior4")?.unwrap_or(fours),
+        prior("prior2")?.unwrap_or(twos),
+    );
     Ok(config)
 }

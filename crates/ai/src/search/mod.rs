@@ -1,11 +1,12 @@
-//! The players: [`RandomPlayer`], [`GreedyPlayer`] and [`Expectimax`], and the
-//! [`TransTable`] that searches share.
+//! The players: [`RandomPlayer`], [`GreedyPlayer`], [`Expectimax`], [`Minimax`],
+//! [`Mcts`] and [`Replica`], and the [`TransTable`] that searches share.
 
 mod expectimax;
 mod greedy;
 mod mcts;
 mod minimax;
 mod random;
+mod replica;
 mod tt;
 
 pub use expectimax::{
@@ -15,4 +16,5 @@ pub use greedy::GreedyPlayer;
 pub use mcts::{Mcts, MctsConfig, MctsMode, Playout};
 pub use minimax::{Minimax, MinimaxConfig};
 pub use random::RandomPlayer;
+pub use replica::{Replica, ReplicaConfig};
 pub use tt::TransTable;

@@ -3,7 +3,7 @@
 - :class:`Board`: an immutable 4x4 position, with moves, legal moves and spawns.
 - :class:`Game`: a seeded game with undo and replays; :class:`Turn`: one move of it.
 - :class:`Direction`: up, down, left, right as move codes 0 to 3.
-- :class:`Player`: expectimax (the default), minimax, mcts, greedy or random, with
+- :class:`Player`: expectimax (the default), minimax, mcts, replica, greedy or random, with
   options; :meth:`Player.best_move` returns a :class:`SearchResult`.
 - :class:`Network`: an n-tuple network to train by self-play, save, load and play
   with (``Player("expectimax", network=path)``).

@@ -183,7 +183,7 @@ class SearchResult:
     def __len__(self) -> int: ...
 
 class Player:
-    """A player: expectimax (the default), minimax, mcts, greedy or random, with options."""
+    """A player: expectimax (the default), minimax, mcts, replica, greedy or random, with options."""
 
     def __init__(
         self,
