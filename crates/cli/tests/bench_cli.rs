@@ -557,8 +557,14 @@ fn compare_pairs_two_runs_game_by_game() {
     let stdout = text(&out.stdout);
     // Greedy beats random in nearly every game: a large positive difference.
     let line = stdout.lines().nth(1).expect("the score line");
+    // Each run is named by its file's name without the extension.
+    let stem = |p: &std::path::PathBuf| {
+        let stem = p.file_stem().expect("a file name");
+        stem.to_str().expect("utf-8").to_owned()
+    };
+    let (rn, gn) = (stem(&random), stem(&greedy));
     let diff: f64 = line
-        .split(&format!("{g} - {r}: "))
+        .split(&format!("{gn} - {rn}: "))
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .and_then(|s| s.parse().ok())
