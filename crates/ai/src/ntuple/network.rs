@@ -252,10 +252,20 @@ impl NTupleNetwork {
     }
 
     /// Calls `f` for each tuple with the number of its table (stage after stage, tuple
-    /// after tuple) and the weights it reads on the board's eight images, the board
-    /// read with tiles up to 2^`top` ([`NTupleNetwork::value_at`]).
+    /// after tuple), that table within `w` (one entry per weight), and the entries it
+    /// reads on the board's eight images, the board read with tiles up to 2^`top`
+    /// ([`NTupleNetwork::value_at`]).
+    ///
+    /// The table comes as its own slice, so that on the `4x6` path, where its length
+    /// and the indices' range are known when compiling, the reads need no bounds checks.
     #[inline(always)]
-    fn each_tuple(&self, board: Board, top: u8, mut f: impl FnMut(usize, [usize; 8])) {
+    fn each_tuple<X>(
+        &self,
+        w: &[X],
+        board: Board,
+        top: u8,
+        mut f: impl FnMut(usize, &[X], [usize; 8]),
+    ) {
         let stage = self.stages.of(board);
         let base = stage * self.stage_len;
         let table = stage * self.index.len();
@@ -265,21 +275,28 @@ impl NTupleNetwork {
             // lookups as below, in a third of the instructions.
             const T: usize = 1 << 24;
             const M: u64 = 0xFFF;
-            f(table, images.map(|b| base + (b >> 40) as usize % T));
-            f(table + 1, images.map(|b| base + T + (b >> 24) as usize % T));
+            let w = &w[base..base + 4 * T];
+            let (t0, rest) = w.split_at(T);
+            let (t1, rest) = rest.split_at(T);
+            let (t2, t3) = rest.split_at(T);
+            f(table, t0, images.map(|b| (b >> 40) as usize % T));
+            f(table + 1, t1, images.map(|b| (b >> 24) as usize % T));
             f(
                 table + 2,
-                images.map(|b| base + 2 * T + (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize),
+                t2,
+                images.map(|b| (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize % T),
             );
             f(
                 table + 3,
-                images.map(|b| base + 3 * T + (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize),
+                &t3[..T],
+                images.map(|b| (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize % T),
             );
             return;
         }
-        for (t, (tuple, offset)) in self.index.iter().enumerate() {
+        for (t, ((tuple, offset), spec)) in self.index.iter().zip(&self.tuples).enumerate() {
             let start = base + *offset as usize;
-            f(table + t, images.map(|image| start + tuple.index(image)));
+            let weights = &w[start..start + spec.table_len()];
+            f(table + t, weights, images.map(|image| tuple.index(image)));
         }
     }
 
@@ -314,15 +331,15 @@ impl NTupleNetwork {
     pub fn value_at(&self, board: Board, top: u8) -> f32 {
         let mut sum = 0.0;
         match &self.weights {
-            Weights::Plain(w) => self.each_tuple(board, top, |_, ix| {
+            Weights::Plain(w) => self.each_tuple(w, board, top, |_, w, ix| {
                 sum += ix.iter().map(|&i| weights::get(&w[i])).sum::<f32>();
             }),
-            Weights::Coherent(w) => self.each_tuple(board, top, |_, ix| {
+            Weights::Coherent(w) => self.each_tuple(w, board, top, |_, w, ix| {
                 sum += ix.iter().map(|&i| weights::get(&w[i][0])).sum::<f32>();
             }),
             Weights::Quantized(q) => {
-                let (values, scales) = (&q.values, &q.scales);
-                self.each_tuple(board, top, |t, ix| {
+                let scales = &q.scales;
+                self.each_tuple(&q.values, board, top, |t, values, ix| {
                     let n: i32 = ix.iter().map(|&i| i32::from(values[i])).sum();
                     sum += n as f32 * scales[t];
                 });
@@ -340,10 +357,10 @@ impl NTupleNetwork {
     #[inline]
     pub(crate) fn step(&self, board: Board, step: f32) {
         match &self.weights {
-            Weights::Plain(w) => self.each_tuple(board, 15, |_, ix| {
+            Weights::Plain(w) => self.each_tuple(w, board, 15, |_, w, ix| {
                 ix.iter().for_each(|&i| weights::step(&w[i], step));
             }),
-            Weights::Coherent(w) => self.each_tuple(board, 15, |_, ix| {
+            Weights::Coherent(w) => self.each_tuple(w, board, 15, |_, w, ix| {
                 ix.iter().for_each(|&i| weights::step_coherent(&w[i], step));
             }),
             Weights::Quantized(_) => panic!("a quantized network does not learn"),
