@@ -25,6 +25,7 @@ mod huge;
 mod limits;
 pub mod ntuple;
 mod player;
+mod prefetch;
 mod registry;
 pub mod search;
 pub mod signature;

@@ -348,6 +348,24 @@ impl NTupleNetwork {
         sum
     }
 
+    /// Asks the memory for the weights `board` reads (see [`crate::prefetch`]), so that
+    /// a value or step of it soon after finds them in the cache. Changes nothing else.
+    #[inline]
+    pub(crate) fn prefetch(&self, board: Board) {
+        use crate::prefetch::prefetch;
+        match &self.weights {
+            Weights::Plain(w) => self.each_tuple(w, board, 15, |_, w, ix| {
+                ix.iter().for_each(|&i| prefetch(&w[i]));
+            }),
+            Weights::Coherent(w) => self.each_tuple(w, board, 15, |_, w, ix| {
+                ix.iter().for_each(|&i| prefetch(&w[i]));
+            }),
+            Weights::Quantized(q) => self.each_tuple(&q.values, board, 15, |_, v, ix| {
+                ix.iter().for_each(|&i| prefetch(&v[i]));
+            }),
+        }
+    }
+
     /// Moves every weight `board` reads by `step` (scaled by its coherence when the
     /// network keeps it).
     ///

@@ -637,17 +637,20 @@ impl<'a> Worker<'a> {
             self.reached = stages.of(board.board());
         }
         loop {
-            // The move: the best score plus value of the afterstate.
+            // The move: the best score plus value of the afterstate. The afterstates'
+            // weights are all asked for first, so that their fetches overlap.
+            let afters = Dir::ALL.map(|dir| board.apply_scored(dir));
+            for (after, _) in afters.iter().flatten() {
+                self.net.prefetch(after.board());
+            }
             let mut best: Option<(RandableBoard, u32, f32)> = None;
             let mut best_total = f32::NEG_INFINITY;
-            for dir in Dir::ALL {
-                if let Some((after, gained)) = board.apply_scored(dir) {
-                    let value = self.net.value(after.board());
-                    let total = gained as f32 + value;
-                    if best.is_none() || total > best_total {
-                        best = Some((after, gained, value));
-                        best_total = total;
-                    }
+            for (after, gained) in afters.into_iter().flatten() {
+                let value = self.net.value(after.board());
+                let total = gained as f32 + value;
+                if best.is_none() || total > best_total {
+                    best = Some((after, gained, value));
+                    best_total = total;
                 }
             }
             let Some((after, gained, value)) = best else {
@@ -719,7 +722,11 @@ impl<'a> Worker<'a> {
     fn learn_backward(&mut self, rate: f32) {
         let lambda = self.config.lambda;
         let mut target = 0.0;
-        for &(after, gained) in self.episode.iter().rev() {
+        for (k, &(after, gained)) in self.episode.iter().enumerate().rev() {
+            // The next afterstate to learn: its weights are fetched while this one learns.
+            if let Some((before, _)) = k.checked_sub(1).map(|j| self.episode[j]) {
+                self.net.prefetch(before.board());
+            }
             let board = after.board();
             self.net
                 .step(board, rate * (target - self.net.value(board)));
