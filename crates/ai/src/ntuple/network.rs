@@ -288,7 +288,7 @@ impl NTupleNetwork {
             );
             f(
                 table + 3,
-                &t3[..T],
+                t3,
                 images.map(|b| (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize % T),
             );
             return;
