@@ -560,6 +560,10 @@ pub enum NetCommand {
     /// Pack a network for play: its weights as i16 with one scale per table,
     /// compressed with zstd (a 4x6 network trained by TC is 1 GiB; packed, some 30 MB).
     Pack(NetPackArgs),
+    /// Join one-stage networks of the same tuples into one network with a stage per
+    /// network: the first values the boards before the first threshold, the next
+    /// those from there on. Writes a trained (f32) file, to pack with `net pack`.
+    Join(NetJoinArgs),
     /// Describe a network file, trained or packed: tuples, stages, games, format, size,
     /// checksum and what trained it.
     Info(NetInfoArgs),
@@ -579,6 +583,21 @@ pub struct NetPackArgs {
     /// trained weights stay small, and zeros compress to almost nothing.
     #[arg(long, value_name = "W")]
     pub prune: Option<f32>,
+}
+
+/// `ai2048 net join`.
+#[derive(Debug, Clone, Args)]
+pub struct NetJoinArgs {
+    /// The one-stage networks, trained or packed, in the order of the stages.
+    #[arg(required = true, num_args = 2..)]
+    pub parts: Vec<PathBuf>,
+    /// Where each stage after the first begins, as `train --stages` says: tile sums of
+    /// a board's distinct tiles (16384: once the board holds a 16384).
+    #[arg(long, value_name = "T,...")]
+    pub stages: String,
+    /// The joined network to write (f32 weights, without coherence).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// `ai2048 net info`.

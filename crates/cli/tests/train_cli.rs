@@ -395,3 +395,100 @@ fn the_carousel_goes_on_from_the_file() {
         assert!(!fresh.exists());
     }
 }
+
+#[test]
+fn networks_join_into_stages() {
+    let early = temp_path("join-early");
+    let late = temp_path("join-late");
+    train(&early, "20", &[]);
+    train(&late, "30", &[]);
+    let joined = temp_path("joined");
+    let run = ai2048(&[
+        "net",
+        "join",
+        path(&early),
+        path(&late),
+        "--stages",
+        "256",
+        "--out",
+        path(&joined),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    assert!(
+        stdout.contains("stages    2 (from tile sums 256)"),
+        "{stdout}"
+    );
+    let (a, b) = (
+        NTupleNetwork::load(&early).expect("reads"),
+        NTupleNetwork::load(&late).expect("reads"),
+    );
+    let net = NTupleNetwork::load(&joined).expect("reads");
+    let board = |t: &str| t.parse::<ai2048_engine::Board>().expect("a board");
+    let opening = board("2 4 8 0/0 0 0 0/0 0 0 0/0 0 2 0");
+    let later = board("256 4 8 0/0 0 0 0/0 0 0 0/0 0 2 0");
+    assert_eq!(net.value(opening), a.value(opening));
+    assert_eq!(net.value(later), b.value(later));
+    assert_ne!(a.value(later), b.value(later), "the parts differ");
+    assert_eq!(net.games(), 50);
+    assert!(net.notes().contains("net join"), "{}", net.notes());
+    // Joined networks pack like trained ones.
+    let packed = common::temp_path("joined", "np");
+    let run = ai2048(&["net", "pack", path(&joined), path(&packed), "--level", "3"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    // Bad joins are named, and write nothing.
+    let bad = temp_path("join-bad");
+    for (args, message) in [
+        (
+            vec![path(&early), path(&late)],
+            "--stages 256,512 makes 3 stages",
+        ),
+        (
+            vec![path(&early), path(&joined), path(&late)],
+            "has 2 stages already",
+        ),
+    ] {
+        let mut line = vec!["net", "join"];
+        line.extend(args);
+        line.extend(["--stages", "256,512", "--out", path(&bad)]);
+        let run = ai2048(&line);
+        let stderr = text(&run.stderr);
+        assert!(
+            !run.status.success() && stderr.contains(message),
+            "{stderr}"
+        );
+        assert!(!bad.exists());
+    }
+    let other = temp_path("join-other");
+    let run = ai2048(&[
+        "train",
+        "--tuples",
+        "0,1,2,3",
+        "--games",
+        "2",
+        "-q",
+        "-t",
+        "1",
+        "--out",
+        path(&other),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = ai2048(&[
+        "net",
+        "join",
+        path(&early),
+        path(&other),
+        "--stages",
+        "256",
+        "--out",
+        path(&bad),
+    ]);
+    assert!(
+        text(&run.stderr).contains("reads other tuples than"),
+        "{}",
+        text(&run.stderr)
+    );
+    for file in [&early, &late, &joined, &packed, &other] {
+        let _ = std::fs::remove_file(file);
+    }
+}

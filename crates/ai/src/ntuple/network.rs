@@ -452,6 +452,74 @@ impl NTupleNetwork {
         Ok(net)
     }
 
+    /// One-stage networks of the same tuples joined into one network of `stages`, the
+    /// first network's tables for the first stage, the next network's for the next,
+    /// and so on: networks trained apart, each on the part of the game it plays best,
+    /// played as one. The result has no coherence (a network to play or to pack, not
+    /// to go on training alike); its games are the parts' sum and its notes say which
+    /// network each stage came from, after the parts' own notes.
+    ///
+    /// # Errors
+    ///
+    /// When the networks do not number one per stage, read other tuples than the
+    /// first, or already have stages of their own.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let early = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let board: Board = "16384 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// late.learn(board, 8.0);
+    /// let joined = NTupleNetwork::join(&[&early, &late], "16384".parse()?)?;
+    /// assert_eq!(joined.value(board), late.value(board));
+    /// let opening: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert_eq!(joined.value(opening), early.value(opening));
+    /// assert!(NTupleNetwork::join(&[&early], "16384".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn join(parts: &[&NTupleNetwork], stages: Stages) -> Result<NTupleNetwork, StagesError> {
+        if parts.len() != stages.count() {
+            return Err(StagesError::PartsMismatch {
+                parts: parts.len(),
+                stages: stages.count(),
+            });
+        }
+        let first = parts[0];
+        for (i, part) in parts.iter().enumerate() {
+            if part.stages.count() > 1 {
+                return Err(StagesError::AlreadyStaged(part.stages.clone()));
+            }
+            if part.tuples != first.tuples {
+                return Err(StagesError::TuplesDiffer(i));
+            }
+        }
+        let values: Vec<f32> = parts.iter().flat_map(|p| p.weights.values()).collect();
+        let mut net = first.clone_without_weights();
+        net.stages = stages;
+        net.weights = Weights::from_values(&values);
+        net.games = parts.iter().map(|p| p.games).sum();
+        net.notes = String::new();
+        for (i, part) in parts.iter().enumerate() {
+            for line in part.notes.lines() {
+                net.add_note(&format!("stage {}: {line}", i + 1));
+            }
+        }
+        let thresholds = net.stages.thresholds().to_vec();
+        for (i, part) in parts.iter().enumerate() {
+            let from = match i {
+                0 => "the opening".to_owned(),
+                _ => format!("tile sum {}", thresholds[i - 1]),
+            };
+            net.add_note(&format!(
+                "joined: stage {} (from {from}) is a network of {} games",
+                i + 1,
+                part.games
+            ));
+        }
+        Ok(net)
+    }
+
     /// The number of weights that are not 0.
     #[must_use]
     pub fn nonzero_weights(&self) -> usize {

@@ -52,8 +52,19 @@ pub enum StagesError {
     },
     /// Text that is not a tile sum.
     NotANumber(String),
-    /// A network of these stages was asked to split: only a one-stage network does.
+    /// A network of these stages was asked to split, or to be one stage of a joined
+    /// network: only a one-stage network does.
     AlreadyStaged(Stages),
+    /// Networks were joined into stages that do not number one per network.
+    PartsMismatch {
+        /// The networks given.
+        parts: usize,
+        /// The stages asked for.
+        stages: usize,
+    },
+    /// The network at this place (from 0) among those joined reads other tuples than
+    /// the first.
+    TuplesDiffer(usize),
 }
 
 impl fmt::Display for StagesError {
@@ -78,6 +89,15 @@ impl fmt::Display for StagesError {
                 f,
                 "the network has {} stages already ({stages}); only a one-stage network splits",
                 stages.count()
+            ),
+            StagesError::PartsMismatch { parts, stages } => write!(
+                f,
+                "{stages} stages need {stages} networks, one per stage, not {parts}"
+            ),
+            StagesError::TuplesDiffer(i) => write!(
+                f,
+                "network {} reads other tuples than network 1: only networks of the same tuples join",
+                i + 1
             ),
         }
     }

@@ -1,16 +1,17 @@
-//! `ai2048 net`: packs a trained network for play, and describes network files.
+//! `ai2048 net`: packs a trained network for play, joins networks into stages, and
+//! describes network files.
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use ai2048_ai::ntuple::{NTupleNetwork, NetworkError};
+use ai2048_ai::ntuple::{NTupleNetwork, NetworkError, Stages, StagesError};
 use anyhow::{bail, Context, Result};
 
-use crate::args::{NetCommand, NetInfoArgs, NetPackArgs};
+use crate::args::{NetCommand, NetInfoArgs, NetJoinArgs, NetPackArgs};
 use crate::files::write_atomic;
 
-/// Runs `ai2048 net pack` or `ai2048 net info`.
+/// Runs `ai2048 net pack`, `ai2048 net join` or `ai2048 net info`.
 ///
 /// # Errors
 ///
@@ -19,6 +20,7 @@ use crate::files::write_atomic;
 pub fn run(command: &NetCommand) -> Result<()> {
     match command {
         NetCommand::Pack(args) => pack(args),
+        NetCommand::Join(args) => join(args),
         NetCommand::Info(args) => info(args),
     }
 }
@@ -58,6 +60,71 @@ fn pack(args: &NetPackArgs) -> Result<()> {
         out,
         "{} packed into {} in {:.1} s",
         args.trained.display(),
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    )?;
+    describe(&mut out, &args.out, &bytes)
+}
+
+fn join(args: &NetJoinArgs) -> Result<()> {
+    let stages: Stages = args
+        .stages
+        .parse()
+        .with_context(|| format!("--stages {:?}", args.stages))?;
+    if stages.count() != args.parts.len() {
+        bail!(
+            "--stages {} makes {} stages, so it joins {} networks, not {}",
+            args.stages,
+            stages.count(),
+            stages.count(),
+            args.parts.len()
+        );
+    }
+    if args.out.is_dir() {
+        bail!("{} is a folder, not a file", args.out.display());
+    }
+    let started = Instant::now();
+    let parts = args
+        .parts
+        .iter()
+        .map(|p| load(p))
+        .collect::<Result<Vec<_>>>()?;
+    for (path, part) in args.parts.iter().zip(&parts) {
+        if part.stages().count() > 1 {
+            bail!(
+                "{} has {} stages already ({}): only one-stage networks join",
+                path.display(),
+                part.stages().count(),
+                part.stages()
+            );
+        }
+    }
+    let refs: Vec<&NTupleNetwork> = parts.iter().collect();
+    let mut net = NTupleNetwork::join(&refs, stages).map_err(|e| match e {
+        StagesError::TuplesDiffer(i) => anyhow::anyhow!(
+            "{} reads other tuples than {}: only networks of the same tuples join",
+            args.parts[i].display(),
+            args.parts[0].display()
+        ),
+        e => anyhow::anyhow!("cannot join the networks: {e}"),
+    })?;
+    drop(parts);
+    let files: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
+    net.add_note(&format!(
+        "ai2048 net join {} --stages {} --out {}",
+        files.join(" "),
+        args.stages,
+        args.out.display()
+    ));
+    net.save(&args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let bytes = std::fs::read(&args.out)
+        .with_context(|| format!("cannot read back {}", args.out.display()))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} networks joined into {} in {:.1} s",
+        args.parts.len(),
         args.out.display(),
         started.elapsed().as_secs_f64()
     )?;
