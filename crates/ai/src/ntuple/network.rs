@@ -520,7 +520,7 @@ impl NTupleNetwork {
                 .unwrap_or(16);
             let cells = net.tuples[t % tables].cells().len();
             for (entry, w) in values[pair[0]..pair[1]].iter_mut().enumerate() {
-                if (0..cells).any(|k| (entry >> (4 * k) & 0xF) as u32 >= unreachable) {
+                if largest_exponent(entry, cells) as u32 >= unreachable {
                     *w = 0.0;
                 }
             }
@@ -567,10 +567,7 @@ impl NTupleNetwork {
         for (t, pair) in starts.windows(2).enumerate() {
             let cells = self.tuples[t % self.tuples.len()].cells().len();
             for (entry, i) in (pair[0]..pair[1]).enumerate() {
-                let largest = (0..cells)
-                    .map(|k| entry >> (4 * k) & 0xF)
-                    .max()
-                    .unwrap_or(0);
+                let largest = largest_exponent(entry, cells);
                 counts[largest].0 += u64::from(self.weights.get(i) != 0.0);
                 counts[largest].1 += 1;
             }
@@ -611,6 +608,16 @@ impl NTupleNetwork {
     pub fn learn(&self, board: Board, delta: f32) {
         self.step(board, delta / self.features() as f32);
     }
+}
+
+/// The largest tile exponent that `entry` of a table of a `cells`-cell tuple shows
+/// (0 when its cells are all empty): each cell's exponent is a hexadecimal digit of the
+/// entry.
+fn largest_exponent(entry: usize, cells: usize) -> usize {
+    (0..cells)
+        .map(|k| entry >> (4 * k) & 0xF)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Where each table of these tuples and stages starts among the weights, stage after

@@ -54,16 +54,22 @@ fn pack(args: &NetPackArgs) -> Result<()> {
     let mut bytes = Vec::new();
     net.write_packed(&mut bytes, args.level)
         .context("cannot compress the network")?;
-    write_atomic(&args.out, &bytes)?;
+    let done = format!("{} packed", args.trained.display());
+    write_and_describe(&args.out, &bytes, &done, started)
+}
+
+/// Writes a network file's `bytes` to `path` atomically, says that `done` into it and
+/// how long since `started`, and describes the file as written.
+fn write_and_describe(path: &Path, bytes: &[u8], done: &str, started: Instant) -> Result<()> {
+    write_atomic(path, bytes)?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{} packed into {} in {:.1} s",
-        args.trained.display(),
-        args.out.display(),
+        "{done} into {} in {:.1} s",
+        path.display(),
         started.elapsed().as_secs_f64()
     )?;
-    describe(&mut out, &args.out, &bytes)
+    describe(&mut out, path, bytes)
 }
 
 fn join(args: &NetJoinArgs) -> Result<()> {
@@ -116,19 +122,8 @@ fn join(args: &NetJoinArgs) -> Result<()> {
         args.stages,
         args.out.display()
     ));
-    net.save(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let bytes = std::fs::read(&args.out)
-        .with_context(|| format!("cannot read back {}", args.out.display()))?;
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{} networks joined into {} in {:.1} s",
-        args.parts.len(),
-        args.out.display(),
-        started.elapsed().as_secs_f64()
-    )?;
-    describe(&mut out, &args.out, &bytes)
+    let done = format!("{} networks joined", args.parts.len());
+    write_and_describe(&args.out, &net.to_bytes(), &done, started)
 }
 
 fn info(args: &NetInfoArgs) -> Result<()> {
