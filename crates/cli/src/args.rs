@@ -583,6 +583,12 @@ pub struct NetPackArgs {
     /// trained weights stay small, and zeros compress to almost nothing.
     #[arg(long, value_name = "W")]
     pub prune: Option<f32>,
+    /// Round every weight to a multiple of this (default: each table's finest `i16`
+    /// scale, its largest weight over 32767): coarser weights take fewer values and
+    /// compress better, and unlike --prune they err by at most half a step, in both
+    /// directions.
+    #[arg(long, value_name = "W")]
+    pub step: Option<f32>,
 }
 
 /// `ai2048 net join`.

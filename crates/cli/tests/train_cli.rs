@@ -344,9 +344,31 @@ fn a_network_packs_for_play_and_describes_itself() {
         "30",
     ]);
     assert!(text(&run.stderr).contains("--level must be from 1 to 22"));
+    // Coarser steps make smaller files; a step must be above 0.
+    let coarse = common::temp_path("packed-coarse", "np");
+    let run = ai2048(&["net", "pack", path(&trained), path(&coarse), "--step", "64"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let fine = common::temp_path("packed-fine", "np");
+    let run = ai2048(&["net", "pack", path(&trained), path(&fine)]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let size = |p: &PathBuf| std::fs::metadata(p).expect("there").len();
+    assert!(
+        size(&coarse) < size(&fine),
+        "{} against {}",
+        size(&coarse),
+        size(&fine)
+    );
+    let run = ai2048(&["net", "pack", path(&trained), path(&coarse), "--step", "0"]);
+    assert!(
+        text(&run.stderr).contains("--step must be a weight magnitude above 0, not 0"),
+        "{}",
+        text(&run.stderr)
+    );
     let _ = (
         std::fs::remove_file(&trained),
         std::fs::remove_file(&packed),
+        std::fs::remove_file(&coarse),
+        std::fs::remove_file(&fine),
     );
 }
 

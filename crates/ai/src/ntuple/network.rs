@@ -394,8 +394,30 @@ impl NTupleNetwork {
     /// memory, for play ([`NTupleNetwork::write_packed`] writes it so).
     #[must_use]
     pub fn quantized(&self) -> NTupleNetwork {
+        self.quantized_to(0.0)
+    }
+
+    /// [`NTupleNetwork::quantized`], each weight rounded to a multiple of `step` (or
+    /// of its table's finest scale, where that is coarser): the fewer the values the
+    /// weights take, the better they compress, and an error of half a step in each of
+    /// the few weights a board reads changes its value little.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let board: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// net.learn(board, 1000.0);
+    /// let coarse = net.quantized_to(64.0);
+    /// assert!(coarse.is_quantized());
+    /// assert_eq!(coarse.value(board) % 64.0, 0.0);
+    /// assert!((coarse.value(board) - net.value(board)).abs() <= 32.0 * 8.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn quantized_to(&self, step: f32) -> NTupleNetwork {
         let mut net = self.clone_without_weights();
-        net.weights = self.weights.quantized(&self.table_starts());
+        net.weights = self.weights.quantized(&self.table_starts(), step);
         net
     }
 

@@ -122,8 +122,10 @@ impl Weights {
     }
 
     /// The weights as `i16` with one scale per table: each table's largest magnitude
-    /// becomes 32767. `starts` gives where each table begins, then the end.
-    pub(crate) fn quantized(&self, starts: &[usize]) -> Weights {
+    /// becomes 32767, unless that makes the scale (the step between two values) finer
+    /// than `step`, which is then the scale. `starts` gives where each table begins,
+    /// then the end.
+    pub(crate) fn quantized(&self, starts: &[usize], step: f32) -> Weights {
         let mut values = huge::filled(self.len(), |_| 0i16);
         let mut scales = Vec::with_capacity(starts.len().saturating_sub(1));
         for pair in starts.windows(2) {
@@ -131,7 +133,7 @@ impl Weights {
                 .map(|i| self.get(i).abs())
                 .fold(0.0f32, f32::max);
             let scale = if max > 0.0 {
-                max / f32::from(i16::MAX)
+                (max / f32::from(i16::MAX)).max(step)
             } else {
                 1.0
             };
@@ -225,7 +227,7 @@ mod tests {
     #[test]
     fn quantized_weights_keep_each_table_to_its_scale() {
         let w = Weights::from_values(&[1000.0, -500.0, 0.25, 0.0, 0.0, 3.0]);
-        let q = w.quantized(&[0, 3, 5, 6]);
+        let q = w.quantized(&[0, 3, 5, 6], 0.0);
         assert_eq!(q.get(0), 1000.0);
         assert!((q.get(1) + 500.0).abs() < 1000.0 / 32767.0);
         assert!((q.get(2) - 0.25).abs() < 1000.0 / 32767.0);
@@ -237,5 +239,15 @@ mod tests {
         };
         assert_eq!(inner.values[..3], [32767, -16384, 8]);
         assert_eq!(q.without_coherence().values(), q.values());
+    }
+
+    #[test]
+    fn a_coarser_step_rounds_to_its_multiples() {
+        let w = Weights::from_values(&[1000.0, -500.0, 7.0, 9.0]);
+        let q = w.quantized(&[0, 4], 16.0);
+        assert_eq!(q.values(), vec![1008.0, -496.0, 0.0, 16.0]);
+        // A table whose largest weight needs a coarser scale than the step keeps it.
+        let q = w.quantized(&[0, 4], 0.001);
+        assert_eq!(q.get(0), 1000.0);
     }
 }

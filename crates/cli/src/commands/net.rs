@@ -43,6 +43,11 @@ fn pack(args: &NetPackArgs) -> Result<()> {
             bail!("--prune must be a weight magnitude of 0 or more, not {p}");
         }
     }
+    if let Some(w) = args.step {
+        if !(w.is_finite() && w > 0.0) {
+            bail!("--step must be a weight magnitude above 0, not {w}");
+        }
+    }
     if args.out.is_dir() {
         bail!("{} is a folder, not a file", args.out.display());
     }
@@ -50,6 +55,9 @@ fn pack(args: &NetPackArgs) -> Result<()> {
     let mut net = load(&args.trained)?;
     if let Some(below) = args.prune {
         net = net.pruned(below);
+    }
+    if let Some(step) = args.step {
+        net = net.quantized_to(step);
     }
     let mut bytes = Vec::new();
     net.write_packed(&mut bytes, args.level)
