@@ -8,6 +8,7 @@
 //! `/sys/kernel/mm/transparent_hugepage/enabled`). Elsewhere, or when the kernel
 //! declines, the tables are the same, on small pages.
 
+use std::collections::TryReserveError;
 use std::sync::atomic::AtomicU32;
 
 /// The size of a huge page on x86-64 and most AArch64 kernels.
@@ -43,6 +44,19 @@ pub(crate) fn advise<T>(table: &[T]) -> bool {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn advise<T>(_table: &[T]) -> bool {
     false
+}
+
+/// An empty table with room for `len` values, on huge pages where the system gives
+/// them: fresh memory, which costs address space and no memory until it is filled.
+///
+/// # Errors
+///
+/// When the system refuses that much.
+pub(crate) fn try_with_capacity<T>(len: usize) -> Result<Vec<T>, TryReserveError> {
+    let mut table = Vec::new();
+    table.try_reserve_exact(len)?;
+    advise(table.spare_capacity_mut());
+    Ok(table)
 }
 
 /// `len` values from `value(i)`, on huge pages where the system gives them.

@@ -195,14 +195,20 @@ impl<R: Read> Checked<R> {
     }
 
     pub(super) fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
+        self.fill_unhashed(buf, what)?;
+        self.hash.update(buf);
+        Ok(())
+    }
+
+    /// [`Checked::fill`] without adding the bytes to the checksum: for bytes that a
+    /// checksum of their own covers already (a packed file's body).
+    pub(super) fn fill_unhashed(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
         self.inner.read_exact(buf).map_err(|e| match e.kind() {
             io::ErrorKind::UnexpectedEof => {
                 NetworkError::Corrupt(format!("the file ends in {what}"))
             }
             _ => NetworkError::Io(e),
-        })?;
-        self.hash.update(buf);
-        Ok(())
+        })
     }
 }
 

@@ -154,11 +154,25 @@ impl NTupleNetwork {
             scales.push(scale);
         }
         let total = per_stage * stages.count();
-        let mut values = Vec::new();
+        // The whole file's checksum and zstd's own cover the weights, so they are read
+        // without hashing them again. Natively, straight onto huge pages where the
+        // system gives them: the table is fresh memory that costs nothing until it is
+        // filled, so a header that declares more weights than the body holds ends in
+        // an error having asked only for address space. In WebAssembly, where
+        // asking is having, the table grows as the weights arrive.
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut values: Vec<i16> = crate::huge::try_with_capacity(total).map_err(|_| {
+            NetworkError::Corrupt(format!(
+                "it declares {total} weights, more than fit in memory"
+            ))
+        })?;
+        #[cfg(target_arch = "wasm32")]
+        let mut values: Vec<i16> = Vec::new();
         let mut chunk = vec![0u8; 1 << 16];
         while values.len() < total {
             let n = (total - values.len()).min(chunk.len() / 2);
-            r.fill(&mut chunk[..2 * n], "the weights").map_err(damage)?;
+            r.fill_unhashed(&mut chunk[..2 * n], "the weights")
+                .map_err(damage)?;
             reserve_ahead(&mut values, n, total);
             values.extend(
                 chunk[..2 * n]
@@ -173,9 +187,6 @@ impl NTupleNetwork {
             ));
         }
         let starts = table_starts(&tuples, &stages);
-        // Read in pieces as they arrive (a corrupt header cannot ask for memory it does
-        // not fill), then copied once onto huge pages where the system gives them.
-        let values = crate::huge::filled(values.len(), |i| values[i]);
         let weights = Weights::Quantized(Quantized {
             values: values.into(),
             scales: scales.into(),
