@@ -53,10 +53,14 @@ def test_limits_per_player_and_per_call():
 
 def test_a_game_clock_sets_the_time_of_a_move():
     player = Player("expectimax", tt_mb=1)
-    # An hour left: this move's share (about 260 ms) reaches the board's adaptive depth.
-    assert player.best_move(BOARD, clock_ms=3_600_000).depth == 3
+    # An hour left: this move's share (about 260 ms) searches deeper than the first
+    # layer, up to the board's adaptive depth (3; how far it gets in that time
+    # depends on the machine and its load, so the test asks less).
+    long = player.best_move(BOARD, clock_ms=3_600_000)
+    assert 2 <= long.depth <= 3
     # A millisecond left: no time to search past the first layer.
-    assert player.best_move(BOARD, clock_ms=1).depth <= 1
+    short = player.best_move(BOARD, clock_ms=1)
+    assert short.depth <= 1 and short.nodes < long.nodes
     # A depth wins over the clock.
     assert player.best_move(BOARD, clock_ms=1, depth=2).depth == 2
     for bad in (-1, float("nan"), 1e12):
