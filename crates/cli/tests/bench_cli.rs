@@ -484,6 +484,55 @@ fn resume_finishes_an_interrupted_run() {
 }
 
 #[test]
+fn a_killed_run_goes_on_from_the_games_it_saved_as_they_came() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let path = temp_path("killed-resumed", "json");
+    let file = path.to_str().expect("utf-8");
+    let args = ["--ai", "greedy:eval=simple", "--seed", "9", "-q", "-j", "1"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(
+            [
+                &["bench"][..],
+                &args,
+                &["--num-games", "1000000000", "--json", file],
+            ]
+            .concat(),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ai2048 starts");
+    // The first save comes 10 s after the start; no Ctrl-C, no chance to save at the end.
+    let started = Instant::now();
+    while !path.exists() && started.elapsed() < Duration::from_secs(60) {
+        assert!(child.try_wait().expect("wait").is_none(), "the run ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    let v: Value = read_json(&path);
+    let finished = v["games"].as_u64().expect("games");
+    assert!(finished > 0, "a save with no game");
+    assert_eq!(v["interrupted"], true);
+    let last = v["runs"][finished as usize - 1]["index"]
+        .as_u64()
+        .expect("index");
+    let games = (last + 3).to_string();
+    let out = ai2048(&[&args[..], &["--num-games", &games, "--resume", file]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let resumed: Value = read_json(&path);
+    let _ = std::fs::remove_file(&path);
+    // The saved games kept as they were, the others played (resume_finishes_an_
+    // interrupted_run checks that they are the games of an uninterrupted run).
+    assert_eq!(resumed["interrupted"], false);
+    assert_eq!(resumed["games"].as_u64(), Some(last + 3));
+    let saved = outcomes(&v);
+    assert_eq!(outcomes(&resumed)[..saved.len()], saved[..]);
+}
+
+#[test]
 fn shards_merge_into_the_whole_run() {
     // The run's options, and more.
     let run =

@@ -2,13 +2,14 @@
 //!
 //! Ctrl-C stops the run cleanly: the games in progress are dropped, the finished ones
 //! reported and saved, and the process exits with code 130. A second Ctrl-C quits at
-//! once.
+//! once. With a JSON file, the finished games are also saved to it as they come, so a
+//! run that is killed outright goes on with `--resume` too.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use ai2048_bench::{
     format_summary, resume_bench, to_json, BenchConfig, Comparison, GameRecord, MergedRun,
@@ -19,7 +20,7 @@ use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::{AiArgs, BenchArgs, JobsArgs, RulesArgs, TimeoutArgs};
 use crate::describe::describe_rules;
-use crate::files::write_json;
+use crate::files::{write_atomic, write_json};
 use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::memory::peak_resident;
 use crate::progress::games_bar;
@@ -72,9 +73,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     let resumed_moves: u64 = done.iter().map(|r| r.moves).sum();
     let to_play = config.games - resumed as u64;
     let progress = Progress::new(to_play, !args.quiet && std::io::stderr().is_terminal());
+    let json_path = args.json.as_ref().or(args.resume.as_ref());
+    let checkpoint = json_path.map(|path| Checkpoint::new(path, &config, &done));
     let started = Instant::now();
     let records = resume_bench(&config, done, stop, |record| {
         progress.game_done(record.score);
+        if let Some(checkpoint) = &checkpoint {
+            checkpoint.game_done(record);
+        }
     });
     progress.finish();
     let records = records?;
@@ -122,7 +128,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
         }
         None => writeln!(out, "no game finished: nothing to report")?,
     }
-    if let Some(path) = args.json.as_ref().or(args.resume.as_ref()) {
+    if let Some(path) = json_path {
         let what = format!("\n{} game records", records.len());
         write_json(path, to_json(&config, &records), &what, &mut out)?;
     }
@@ -130,6 +136,65 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     Ok(Outcome::from_interrupted(
         interrupted && stop.load(Ordering::Relaxed),
     ))
+}
+
+/// How often at most a run with a JSON file saves its finished games while it plays.
+const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(10);
+
+/// The finished games of a run saved to its JSON file as they come (at most every
+/// [`CHECKPOINT_INTERVAL`]), so that a run killed outright (a closed session, an
+/// out-of-memory kill) loses only the games in progress and goes on with `--resume`;
+/// Ctrl-C, as before, saves them all on the way out.
+struct Checkpoint<'a> {
+    path: &'a Path,
+    config: &'a BenchConfig,
+    state: Mutex<CheckpointState>,
+}
+
+struct CheckpointState {
+    records: Vec<GameRecord>,
+    saved: Instant,
+    warned: bool,
+}
+
+impl<'a> Checkpoint<'a> {
+    fn new(path: &'a Path, config: &'a BenchConfig, done: &[GameRecord]) -> Checkpoint<'a> {
+        Checkpoint {
+            path,
+            config,
+            state: Mutex::new(CheckpointState {
+                records: done.to_vec(),
+                saved: Instant::now(),
+                warned: false,
+            }),
+        }
+    }
+
+    /// Adds `record`, and saves every finished game if the last save is old enough. A
+    /// save that fails is reported once on stderr; the run goes on, and its end writes
+    /// the file again (and reports what fails then).
+    fn game_done(&self, record: &GameRecord) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.records.push(*record);
+        if state.saved.elapsed() < CHECKPOINT_INTERVAL {
+            return;
+        }
+        state.saved = Instant::now();
+        let mut records = state.records.clone();
+        records.sort_unstable_by_key(|r| r.index);
+        let saved = to_json(self.config, &records)
+            .context("cannot encode the results as JSON")
+            .and_then(|json| write_atomic(self.path, json.as_bytes()));
+        if let Err(e) = saved {
+            if !state.warned {
+                state.warned = true;
+                eprintln!(
+                    "warning: cannot save the finished games to {} as they come ({e:#}); the run goes on",
+                    self.path.display()
+                );
+            }
+        }
+    }
 }
 
 /// `--merge`: the shards' files merged into the whole run, reported, and written to
