@@ -102,6 +102,56 @@ fn threaded_expectimax_agrees_with_one_thread() {
 }
 
 #[test]
+fn the_leaf_cache_changes_no_value_of_a_network_search() {
+    use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    use ai2048_ai::search::{Expectimax, ExpectimaxConfig};
+    use ai2048_ai::Player;
+    use std::sync::Arc;
+    // A network with weights that are not 0: a few TD updates along a game.
+    let net = NTupleNetwork::new(parse_tuples("small").unwrap());
+    let mut game = Game::new(5, Rules::default()).unwrap();
+    for i in 0..300 {
+        let dir = ai2048_engine::Dir::ALL[i % 4];
+        if game.board().can_move(dir) {
+            net.learn(game.board().shift(dir), (i % 17) as f32);
+            game.play(dir);
+        }
+    }
+    let net = Arc::new(net);
+    let player = |leaf_slots, threads| {
+        let config = ExpectimaxConfig {
+            leaf_slots,
+            threads,
+            ..ExpectimaxConfig::default()
+        };
+        Expectimax::with_eval(config, net.clone())
+    };
+    // Off, a single slot that every leaf fights for, the default, and two threads.
+    let mut players = [
+        player(0, 1),
+        player(1, 1),
+        player(ExpectimaxConfig::default().leaf_slots, 1),
+        player(1 << 10, 2),
+    ];
+    let mut game = Game::new(6, Rules::default()).unwrap();
+    for _ in 0..40 {
+        let results: Vec<_> = players
+            .iter_mut()
+            .map(|p| p.search(game.board(), &SearchLimits::with_depth(2)))
+            .collect();
+        for r in &results[1..3] {
+            assert_eq!(r.dir_values, results[0].dir_values, "{:?}", game.board());
+            assert_eq!(r.nodes, results[0].nodes);
+        }
+        // Threads share the root's spawns out by who comes first: the same legal moves.
+        let legal = |r: &ai2048_ai::SearchResult| r.dir_values.map(|v| v.is_some());
+        assert_eq!(legal(&results[3]), legal(&results[0]));
+        let Some(dir) = results[0].dir else { break };
+        game.play(dir);
+    }
+}
+
+#[test]
 fn every_player_is_created_by_name_and_plays_the_same_game_for_a_seed() {
     // Eight moves of one game, searched one layer deep where the player searches.
     let moves = |name: &str, seed: u64| {

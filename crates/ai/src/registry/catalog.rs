@@ -72,6 +72,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "transposition table size in MiB (default 64; 0 = off)"
             ),
             (
+                "leaf-kb",
+                "cache of a network's leaf values in KiB, per thread (default 256; 0 = off; exact: only the speed changes)"
+            ),
+            (
                 "p4",
                 "the probability of a 4 the search assumes (default 0.1)"
             ),

@@ -54,6 +54,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(mb) = ranged::<usize>(spec, "tt-mb", "a size in MiB", 0..=16 * 1024)? {
         config.tt_slots = mb * (1 << 20) / 16;
     }
+    if let Some(kb) = ranged::<usize>(spec, "leaf-kb", "a size in KiB", 0..=1 << 20)? {
+        config.leaf_slots = kb * (1 << 10) / 16;
+    }
     if let Some(p) = ranged(spec, "p4", "a probability", 0.0..=1.0)? {
         config.four_probability = p;
     }

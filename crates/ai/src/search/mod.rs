@@ -3,6 +3,7 @@
 
 mod expectimax;
 mod greedy;
+mod leaf_cache;
 mod mcts;
 mod minimax;
 mod random;
@@ -13,6 +14,7 @@ pub use expectimax::{
     adaptive_depth, spawn_model, Expectimax, ExpectimaxConfig, TimePlan, MAX_BANKED_BUDGETS,
 };
 pub use greedy::GreedyPlayer;
+use leaf_cache::LeafCache;
 pub use mcts::{Mcts, MctsConfig, MctsMode, Playout};
 pub use minimax::{Minimax, MinimaxConfig};
 pub use random::RandomPlayer;

@@ -2,6 +2,15 @@
 
 use ai2048_engine::Board;
 
+/// The hash that picks a board's slot in a table of a power of two slots (mask it):
+/// Fibonacci hashing of both planes, whose high half is well mixed.
+#[inline]
+pub(super) fn slot_hash(board: Board) -> usize {
+    let h = (board.low_bits() ^ u64::from(board.high_bits()).rotate_left(29))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 32) as usize
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     low: u64,
@@ -59,9 +68,7 @@ impl TransTable {
 
     #[inline]
     fn index(&self, board: Board) -> usize {
-        let h = (board.low_bits() ^ u64::from(board.high_bits()).rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 32) as usize & self.mask
+        slot_hash(board) & self.mask
     }
 
     #[inline]

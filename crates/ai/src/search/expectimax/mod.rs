@@ -8,8 +8,9 @@ use web_time::Instant;
 
 use ai2048_engine::{Board, Dir};
 
-use super::TransTable;
+use super::{LeafCache, TransTable};
 use crate::eval::{distinct_tiles, Evaluator, RowTable};
+use crate::ntuple::NTupleNetwork;
 use crate::{Player, SearchLimits, SearchResult};
 use spawn_model::SpawnModel;
 
@@ -30,6 +31,11 @@ pub struct ExpectimaxConfig {
     pub min_probability: f32,
     /// Slots of the transposition table (0 turns it off). 16 bytes each.
     pub tt_slots: usize,
+    /// Slots of the cache of leaf values, per thread (0 turns it off; 16 bytes each):
+    /// the last values of the evaluation, kept from move to move. Exact, so it changes
+    /// no result, only the speed of an evaluation that reads memory at random (a
+    /// network); the row tables of the heuristics are read without it.
+    pub leaf_slots: usize,
     /// The probability of a 4 that the search assumes.
     pub four_probability: f32,
     /// The time per move when the limits set neither a time nor a depth (and `depth` is
@@ -66,6 +72,7 @@ impl Default for ExpectimaxConfig {
             depth: None,
             min_probability: 1e-4,
             tt_slots: 1 << 22,
+            leaf_slots: 1 << 14,
             four_probability: 0.1,
             learn_four_probability: false,
             default_time: Duration::from_millis(5),
@@ -109,6 +116,8 @@ pub struct Expectimax {
     eval: Arc<dyn Evaluator>,
     /// One transposition table per thread (none when they are off).
     tts: Vec<TransTable>,
+    /// One cache of leaf values per thread (none when they are off).
+    leaves: Vec<LeafCache>,
     /// What the spawns seen so far say of the probability of a 4, when learning it.
     spawns: Option<SpawnModel>,
     /// Time that earlier moves of this game left unused (see
@@ -116,9 +125,12 @@ pub struct Expectimax {
     bank: Duration,
 }
 
-/// How a search values its leaves and its lost boards. Row tables get their own
-/// implementation so that the compiler inlines the lookups.
+/// How a search values its leaves and its lost boards. Row tables and networks get
+/// their own implementations so that the compiler inlines the lookups.
 trait Leaf: Sync {
+    /// Whether the search keeps this evaluation's values in its [`LeafCache`]: not
+    /// when a value costs no more than a look in the cache.
+    const CACHED: bool = true;
     fn value(&self, board: Board) -> f32;
     fn lost(&self, board: Board) -> f32;
 }
@@ -126,6 +138,8 @@ trait Leaf: Sync {
 struct TableLeaf<'a>(&'a RowTable);
 
 impl Leaf for TableLeaf<'_> {
+    const CACHED: bool = false;
+
     #[inline]
     fn value(&self, board: Board) -> f32 {
         self.0.eval_board(board)
@@ -133,6 +147,21 @@ impl Leaf for TableLeaf<'_> {
 
     fn lost(&self, board: Board) -> f32 {
         self.0.lost_board(board)
+    }
+}
+
+/// A network, called without a virtual call.
+struct NetLeaf<'a>(&'a NTupleNetwork);
+
+impl Leaf for NetLeaf<'_> {
+    #[inline]
+    fn value(&self, board: Board) -> f32 {
+        // As `DynLeaf` computes it, bit for bit.
+        self.0.eval(board) as f32
+    }
+
+    fn lost(&self, board: Board) -> f32 {
+        self.0.lost(board) as f32
     }
 }
 
@@ -149,6 +178,8 @@ impl Leaf for DynLeaf<'_> {
 }
 
 impl<L: Leaf> Leaf for &L {
+    const CACHED: bool = L::CACHED;
+
     #[inline]
     fn value(&self, board: Board) -> f32 {
         (**self).value(board)
@@ -163,6 +194,8 @@ impl<L: Leaf> Leaf for &L {
 struct Search<'a, E> {
     eval: E,
     tt: Option<&'a mut TransTable>,
+    /// The thread's cache of leaf values, if it has one.
+    leaves: Option<&'a mut LeafCache>,
     /// A chance node reached with a probability below this is evaluated, not expanded.
     min_probability: f32,
     /// The probability that a spawn is a 2.
@@ -217,7 +250,10 @@ impl<E: Leaf> Search<'_, E> {
     #[inline]
     fn chance_node(&mut self, board: Board, depth: u32, prob: f32) -> f32 {
         if depth == 0 || prob < self.min_probability {
-            return self.eval.value(board);
+            return match &mut self.leaves {
+                Some(cache) if E::CACHED => cache.get_or(board, |b| self.eval.value(b)),
+                _ => self.eval.value(board),
+            };
         }
         if let Some(tt) = &self.tt {
             if let Some(v) = tt.probe(board, depth) {
@@ -272,17 +308,17 @@ impl Expectimax {
     #[must_use]
     pub fn with_eval(config: ExpectimaxConfig, eval: Arc<dyn Evaluator>) -> Expectimax {
         let threads = config.threads.max(1);
-        let tts = if config.tt_slots > 0 {
-            (0..threads)
-                .map(|_| TransTable::new(config.tt_slots))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // One table per thread, or none when it has no slots.
+        let tables = |slots: usize| 0..if slots > 0 { threads } else { 0 };
         Expectimax {
             config: ExpectimaxConfig { threads, ..config },
             eval,
-            tts,
+            tts: tables(config.tt_slots)
+                .map(|_| TransTable::new(config.tt_slots))
+                .collect(),
+            leaves: tables(config.leaf_slots)
+                .map(|_| LeafCache::new(config.leaf_slots))
+                .collect(),
             spawns: config.learn_four_probability.then(SpawnModel::new),
             bank: Duration::ZERO,
         }
@@ -324,9 +360,12 @@ impl Player for Expectimax {
             }
         }
         let eval = Arc::clone(&self.eval);
-        let result = match eval.downcast_ref::<RowTable>() {
-            Some(table) => self.run(board, limits, &TableLeaf(table)),
-            None => self.run(board, limits, &DynLeaf(&*eval)),
+        let result = if let Some(table) = eval.downcast_ref::<RowTable>() {
+            self.run(board, limits, &TableLeaf(table))
+        } else if let Some(net) = eval.downcast_ref::<NTupleNetwork>() {
+            self.run(board, limits, &NetLeaf(net))
+        } else {
+            self.run(board, limits, &DynLeaf(&*eval))
         };
         if let (Some(model), Some(dir)) = (&mut self.spawns, result.dir) {
             model.before_move(board.shift(dir));
@@ -338,13 +377,14 @@ impl Player for Expectimax {
 fn new_search<'a, E>(
     config: &ExpectimaxConfig,
     eval: E,
-    tt: Option<&'a mut TransTable>,
+    (tt, leaves): (Option<&'a mut TransTable>, Option<&'a mut LeafCache>),
     deadline: Option<Instant>,
 ) -> Search<'a, E> {
     let p4 = config.four_probability.clamp(0.0, 1.0);
     Search {
         eval,
         tt,
+        leaves,
         min_probability: config.min_probability,
         p2: 1.0 - p4,
         p4,
@@ -374,7 +414,8 @@ impl Expectimax {
         if self.config.threads > 1 && depth > 0 {
             return self.root_parallel(board, depth, eval, deadline);
         }
-        let mut search = new_search(&self.config, eval, self.tts.first_mut(), deadline);
+        let caches = (self.tts.first_mut(), self.leaves.first_mut());
+        let mut search = new_search(&self.config, eval, caches, deadline);
         let values = search.root(board, depth);
         (values, search.nodes)
     }
@@ -414,14 +455,17 @@ impl Expectimax {
         let threads = self.config.threads;
         let mut tts: Vec<Option<&mut TransTable>> = self.tts.iter_mut().map(Some).collect();
         tts.resize_with(threads, || None);
+        let mut leaves: Vec<Option<&mut LeafCache>> = self.leaves.iter_mut().map(Some).collect();
+        leaves.resize_with(threads, || None);
         let config = &self.config;
         let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
             let handles: Vec<_> = tts
                 .into_iter()
-                .map(|tt| {
+                .zip(leaves)
+                .map(|caches| {
                     let (tasks, counter) = (&tasks, &counter);
                     scope.spawn(move || {
-                        let mut search = new_search(config, eval, tt, deadline);
+                        let mut search = new_search(config, eval, caches, deadline);
                         let mut done = Vec::new();
                         loop {
                             let i = counter.fetch_add(1, Ordering::Relaxed);
