@@ -289,7 +289,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub jobs: JobsArgs,
     /// Write the statistics and every game's record to this JSON file: at the end,
-    /// and every 10 s while games finish, so that a killed run goes on with --resume.
+    /// and as games finish, so that a killed run goes on with --resume.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Go on with the run saved in this --json file: give the same options (a larger

@@ -138,13 +138,16 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     ))
 }
 
-/// How often at most a run with a JSON file saves its finished games while it plays.
-const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(10);
+/// A run saves its finished games at most this often: each save waits for this many
+/// times as long as the last save took, so saving costs at most 1% of the run.
+const CHECKPOINT_RATIO: u32 = 100;
 
-/// The finished games of a run saved to its JSON file as they come (at most every
-/// [`CHECKPOINT_INTERVAL`]), so that a run killed outright (a closed session, an
-/// out-of-memory kill) loses only the games in progress and goes on with `--resume`;
-/// Ctrl-C, as before, saves them all on the way out.
+/// The finished games of a run saved to its JSON file as they come, so that a run
+/// killed outright (a closed session, an out-of-memory kill) loses little more than
+/// the games in progress and goes on with `--resume`; Ctrl-C, as before, saves them
+/// all on the way out. A run of long games (the lab's take minutes) saves after every
+/// game; one of thousands of games a second, every few hundred milliseconds or more
+/// (see [`CHECKPOINT_RATIO`]).
 struct Checkpoint<'a> {
     path: &'a Path,
     config: &'a BenchConfig,
@@ -153,7 +156,9 @@ struct Checkpoint<'a> {
 
 struct CheckpointState {
     records: Vec<GameRecord>,
+    /// When the last save ended, and how long it took.
     saved: Instant,
+    took: Duration,
     warned: bool,
 }
 
@@ -165,26 +170,29 @@ impl<'a> Checkpoint<'a> {
             state: Mutex::new(CheckpointState {
                 records: done.to_vec(),
                 saved: Instant::now(),
+                took: Duration::ZERO,
                 warned: false,
             }),
         }
     }
 
-    /// Adds `record`, and saves every finished game if the last save is old enough. A
+    /// Adds `record`, and saves every finished game unless the last save is too recent. A
     /// save that fails is reported once on stderr; the run goes on, and its end writes
     /// the file again (and reports what fails then).
     fn game_done(&self, record: &GameRecord) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.records.push(*record);
-        if state.saved.elapsed() < CHECKPOINT_INTERVAL {
+        if state.saved.elapsed() < state.took * CHECKPOINT_RATIO {
             return;
         }
-        state.saved = Instant::now();
+        let start = Instant::now();
         let mut records = state.records.clone();
         records.sort_unstable_by_key(|r| r.index);
         let saved = to_json(self.config, &records)
             .context("cannot encode the results as JSON")
             .and_then(|json| write_atomic(self.path, json.as_bytes()));
+        state.saved = Instant::now();
+        state.took = state.saved - start;
         if let Err(e) = saved {
             if !state.warned {
                 state.warned = true;
