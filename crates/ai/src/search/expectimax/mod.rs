@@ -150,24 +150,12 @@ impl Leaf for TableLeaf<'_> {
     }
 }
 
-/// A network, called without a virtual call.
-struct NetLeaf<'a>(&'a NTupleNetwork);
+/// Any other evaluation: through its trait object, or called directly when its type
+/// is known (a network: `EvalLeaf<NTupleNetwork>`, inlined without a virtual call).
+struct EvalLeaf<'a, T: ?Sized>(&'a T);
 
-impl Leaf for NetLeaf<'_> {
+impl<T: Evaluator + ?Sized> Leaf for EvalLeaf<'_, T> {
     #[inline]
-    fn value(&self, board: Board) -> f32 {
-        // As `DynLeaf` computes it, bit for bit.
-        self.0.eval(board) as f32
-    }
-
-    fn lost(&self, board: Board) -> f32 {
-        self.0.lost(board) as f32
-    }
-}
-
-struct DynLeaf<'a>(&'a dyn Evaluator);
-
-impl Leaf for DynLeaf<'_> {
     fn value(&self, board: Board) -> f32 {
         self.0.eval(board) as f32
     }
@@ -363,9 +351,9 @@ impl Player for Expectimax {
         let result = if let Some(table) = eval.downcast_ref::<RowTable>() {
             self.run(board, limits, &TableLeaf(table))
         } else if let Some(net) = eval.downcast_ref::<NTupleNetwork>() {
-            self.run(board, limits, &NetLeaf(net))
+            self.run(board, limits, &EvalLeaf(net))
         } else {
-            self.run(board, limits, &DynLeaf(&*eval))
+            self.run(board, limits, &EvalLeaf(&*eval))
         };
         if let (Some(model), Some(dir)) = (&mut self.spawns, result.dir) {
             model.before_move(board.shift(dir));
