@@ -8,6 +8,7 @@
 //! `/sys/kernel/mm/transparent_hugepage/enabled`). Elsewhere, or when the kernel
 //! declines, the tables are the same, on small pages.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::collections::TryReserveError;
 use std::sync::atomic::AtomicU32;
 
@@ -52,6 +53,8 @@ pub(crate) fn advise<T>(_table: &[T]) -> bool {
 /// # Errors
 ///
 /// When the system refuses that much.
+// WebAssembly, where asking for memory is having it, grows its tables instead.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn try_with_capacity<T>(len: usize) -> Result<Vec<T>, TryReserveError> {
     let mut table = Vec::new();
     table.try_reserve_exact(len)?;

@@ -152,6 +152,17 @@ pub struct AiArgs {
 impl AiArgs {
     /// The validated player spec.
     pub fn spec(&self) -> Result<PlayerSpec> {
+        let spec = self.parsed_spec()?;
+        // Fail early, with the player's own message, on an unknown name or option.
+        ai2048_ai::check_player(&spec)?;
+        Ok(spec)
+    }
+
+    /// The player spec as written: known names and options, but the player not yet
+    /// made, which may load a network (seconds in a debug build). Commands with other
+    /// options to check take this, check the rest, and make the player last (as
+    /// `BenchConfig::validate` does), so that a bad option fails at once.
+    pub fn parsed_spec(&self) -> Result<PlayerSpec> {
         let mut spec: PlayerSpec = self.ai.parse()?;
         for opt in &self.ai_opts {
             spec.push_option(opt)?;
@@ -159,8 +170,6 @@ impl AiArgs {
         if let Some(threads) = self.threads {
             spec.push_option(&format!("threads={threads}"))?;
         }
-        // Fail early, with the player's own message, on an unknown name or option.
-        ai2048_ai::check_player(&spec)?;
         Ok(spec)
     }
 

@@ -15,6 +15,10 @@ fn ai2048(args: &[&str]) -> Output {
         .expect("ai2048 runs")
 }
 
+/// A deterministic player for the tests of how runs split, resume and merge: greedy on
+/// the heuristic, which needs no network (loading one takes seconds in a debug build).
+const GREEDY: &str = "greedy:eval=heuristic";
+
 /// Runs a bench that must succeed and write JSON; returns the parsed JSON and stdout.
 fn bench_json(args: &[&str]) -> (Value, String) {
     let path = temp_path("run", "json");
@@ -242,13 +246,13 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn first_game_splits_a_run_into_parts() {
-    let args = ["--ai", "greedy", "--seed", "3", "-q"];
+    let args = ["--ai", GREEDY, "--seed", "3", "-q"];
     let (whole, _) = bench_json(&[&args[..], &["--num-games", "10"]].concat());
     let (head, _) = bench_json(&[&args[..], &["--num-games", "6"]].concat());
     let (tail, stdout) =
         bench_json(&[&args[..], &["--num-games", "4", "--first-game", "6"]].concat());
     assert!(
-        stdout.contains("ai2048 bench: ai greedy, 4 games from game 6, seed 3"),
+        stdout.contains("ai2048 bench: ai greedy:eval=heuristic, 4 games from game 6, seed 3"),
         "{stdout}"
     );
     assert_eq!(tail["config"]["first_game"], 6);
@@ -263,7 +267,7 @@ fn first_game_splits_a_run_into_parts() {
 fn resume_extends_a_run_and_refuses_other_settings() {
     let path = temp_path("resumed", "json");
     let file = path.to_str().expect("utf-8");
-    let args = ["--ai", "greedy", "--seed", "4", "-q"];
+    let args = ["--ai", GREEDY, "--seed", "4", "-q"];
     let (whole, _) = bench_json(&[&args[..], &["--num-games", "9"]].concat());
     let first = ai2048(&[&args[..], &["--num-games", "5", "--json", file]].concat());
     assert!(first.status.success(), "{}", text(&first.stderr));
@@ -271,7 +275,7 @@ fn resume_extends_a_run_and_refuses_other_settings() {
     // Other settings would play other games under the same indices.
     let out = ai2048(&[
         "--ai",
-        "greedy",
+        GREEDY,
         "--seed",
         "5",
         "-q",
@@ -535,8 +539,7 @@ fn a_killed_run_goes_on_from_the_games_it_saved_as_they_came() {
 #[test]
 fn shards_merge_into_the_whole_run() {
     // The run's options, and more.
-    let run =
-        |more: &[&str]| ai2048(&[&["--ai", "greedy", "--seed", "3", "-q"][..], more].concat());
+    let run = |more: &[&str]| ai2048(&[&["--ai", GREEDY, "--seed", "3", "-q"][..], more].concat());
     let shard = |first: &str, games: &str| {
         let path = temp_path(&format!("shard-{first}"), "json");
         let json = path.to_str().expect("utf-8");
@@ -545,7 +548,7 @@ fn shards_merge_into_the_whole_run() {
         path
     };
     let (a, b, c) = (shard("0", "3"), shard("3", "2"), shard("7", "2"));
-    let (whole, _) = bench_json(&["--ai", "greedy", "--seed", "3", "--num-games", "9"]);
+    let (whole, _) = bench_json(&["--ai", GREEDY, "--seed", "3", "--num-games", "9"]);
     let merged = temp_path("merged", "json");
     let arg = |p: &std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
     let (a_, b_, c_, m_) = (arg(&a), arg(&b), arg(&c), arg(&merged));

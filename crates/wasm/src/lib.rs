@@ -33,6 +33,7 @@ use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
 use ai2048_protocol::json::object;
 use ai2048_protocol::{page, Session};
 use serde_json::json;
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
 
 thread_local! {
@@ -45,7 +46,7 @@ fn error(message: impl Into<String>) -> String {
 }
 
 /// `POST /api/new`: `{"seed":S}` to a new game of the original rules.
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn new_game(request: &str) -> String {
     match object(request, "new").and_then(|fields| page::new_game(&fields)) {
@@ -56,7 +57,7 @@ pub fn new_game(request: &str) -> String {
 
 /// `POST /api/step`: `{"board":B,"dir":D,"seed":S,"turn":T}` to the board after the
 /// move and its spawn, the score, and the tiles' paths.
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn step(request: &str) -> String {
     match object(request, "step").and_then(|fields| page::step(&fields)) {
@@ -68,7 +69,7 @@ pub fn step(request: &str) -> String {
 /// One request of the engine protocol (`apply`, `legal`, `spawns`, `best`), answered
 /// as `ai2048 engine` answers it. A browser has one thread and no files, so player
 /// options that start threads or read files are refused.
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn engine(line: &str) -> String {
     if let Some(refused) = refusal(line) {
@@ -115,7 +116,7 @@ fn option_refusal(key: &str, value: &str) -> Option<String> {
 /// embeds. The file's own checksum is verified. Answers
 /// `{"games","weights","bytes","checksum"}`, or `{"error"}` for a file that is not a
 /// whole packed network (the AI then goes on with what it had).
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn load_network(bytes: &[u8]) -> String {
     let info = match packed_info(bytes) {
@@ -140,7 +141,7 @@ pub fn load_network(bytes: &[u8]) -> String {
 }
 
 /// Whether the built-in network is loaded ([`load_network`]).
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn has_network() -> bool {
     builtin().is_some()
@@ -151,7 +152,7 @@ const MAX_TIME_MS: u64 = 1000;
 
 /// `GET /api/players`: the players, their options (with `web`: whether the browser
 /// takes it), the default player and the longest time per move the page offers.
-#[wasm_bindgen]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn players() -> String {
     let players = page::players(|_, key| option_refusal(key, "2").is_none());

@@ -64,9 +64,15 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     }
     // First, so that Ctrl-C while players or networks load stops cleanly too.
     let stop = catch_ctrl_c();
+    // The file to resume is read first: checking the options ends by making the
+    // player, which may load a network (seconds in a debug build).
+    let saved = match &args.resume {
+        Some(path) => Some((path, read_saved(path, "--resume")?)),
+        None => None,
+    };
     let config = config(args)?;
-    let done = match &args.resume {
-        Some(path) => saved_games(path, &config)?,
+    let done = match saved {
+        Some((path, saved)) => saved_games(path, saved, &config)?,
         None => Vec::new(),
     };
     let resumed = done.len();
@@ -290,8 +296,8 @@ fn saved_run(path: &Path, option: &str) -> Result<Vec<GameRecord>> {
 }
 
 /// The finished games of the run saved in `path`, checked to be games of `config`.
-fn saved_games(path: &Path, config: &BenchConfig) -> Result<Vec<GameRecord>> {
-    read_saved(path, "--resume")?
+fn saved_games(path: &Path, saved: SavedRun, config: &BenchConfig) -> Result<Vec<GameRecord>> {
+    saved
         .records_for(config)
         .with_context(|| format!("--resume: cannot go on with {}", path.display()))
 }
@@ -312,7 +318,9 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
 }
 
 /// A run of `games` games from `first_game` on, from the options of every command that
-/// plays runs (`bench`, `sweep`), each checked as it is read.
+/// plays runs (`bench`, `sweep`), each checked as it is read; the player's name and
+/// options too, but the player is made only by [`BenchConfig::validate`], last (see
+/// [`AiArgs::parsed_spec`]).
 pub(crate) fn run_config(
     ai: &AiArgs,
     rules: &RulesArgs,
@@ -322,7 +330,7 @@ pub(crate) fn run_config(
     seed: u64,
     jobs: &JobsArgs,
 ) -> Result<BenchConfig> {
-    let player = ai.spec()?;
+    let player = ai.parsed_spec()?;
     let limits = ai.limits()?;
     let rules = rules.rules()?;
     if games == 0 {
