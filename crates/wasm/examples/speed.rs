@@ -87,5 +87,15 @@ fn main() {
             json!({"ai": ai, "depth": depth, "nodes": nodes, "ms": ms, "dirs": dirs, "nodes_each": each}),
         );
     }
-    println!("{}", json!({"positions": positions, "searches": searches}));
+    // A debug build (the one `cargo test` makes, which scripts/test reuses) finds the
+    // same moves and nodes; only a release build's times compare with the browser's.
+    let build = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    println!(
+        "{}",
+        json!({"positions": positions, "searches": searches, "build": build})
+    );
 }
