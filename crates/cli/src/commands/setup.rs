@@ -36,10 +36,14 @@ pub struct Setup {
 impl Setup {
     /// The setup the options ask for.
     pub fn new(ai: &AiArgs, rules: &RulesArgs, seed: Option<u64>) -> Result<Setup> {
+        // The player last: making it may load a network (seconds in a debug build),
+        // and a bad option should fail at once.
+        let rules = rules.rules()?;
+        let limits = ai.limits()?;
         Ok(Setup {
-            rules: rules.rules()?,
+            rules,
+            limits,
             spec: ai.spec()?,
-            limits: ai.limits()?,
             seed: seed.unwrap_or_else(fresh_seed),
         })
     }
