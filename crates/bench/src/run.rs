@@ -252,15 +252,9 @@ impl fmt::Display for BenchError {
     }
 }
 
-impl std::error::Error for BenchError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BenchError::Rules(e) => Some(e),
-            BenchError::Player(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// The message already says what the rules' or the player's error says, so that error
+/// is not a `source` as well: a report of the chain (`{:#}`) would say it twice.
+impl std::error::Error for BenchError {}
 
 /// Plays game `index` of `config` to its end, or until its timeout.
 ///

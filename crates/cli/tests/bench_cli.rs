@@ -222,6 +222,10 @@ fn bad_input_is_a_clear_error() {
             (&["--timeout", "-1"], "--timeout must be a positive number"),
             (&["--num-games", "-5"], "-5"),
             (&["--ai", "nope"], "unknown player \"nope\""),
+            (
+                &["--ai", "expectimax:network=/nonexistent/ai2048/net.np"],
+                "cannot load /nonexistent/ai2048/net.np: No such file",
+            ),
             (&["--ai-opt", "bad"], "is not KEY=VALUE"),
             (&["--ai", "random", "--ai-opt", "depth=2"], "has no option"),
             (&["--depth", "21"], "--depth 21 is above 20"),

@@ -122,7 +122,7 @@ fn bad_input_is_a_clear_error() {
             (&["--depths", "21"], "depth 21 is above 20"),
             (&["--depths", "0..25"], "depth 25 is above 20"),
             (&["--depths", "2,2"], "listed twice"),
-            (&["--depth", "2"], "--depths"),
+            (&["--depth", "2"], "give the depths with --depths"),
             (&["--plot", "out.jpg"], "name it .svg or .png"),
             (&["--plot", "out"], "name it .svg or .png"),
             (&["--num-games", "0"], "--num-games must be at least 1"),

@@ -75,10 +75,12 @@ impl fmt::Display for NetworkError {
     }
 }
 
+/// `Io` shows the I/O error's own message, so its source is that error's source, not
+/// the error itself: a report of the chain says each cause once.
 impl std::error::Error for NetworkError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            NetworkError::Io(e) => Some(e),
+            NetworkError::Io(e) => e.source(),
             _ => None,
         }
     }

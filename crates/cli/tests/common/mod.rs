@@ -68,6 +68,13 @@ pub fn assert_clear_errors(command: &str, default: [&str; 2], cases: &[(&[&str],
             stderr.contains(message),
             "{args:?}: {stderr:?} lacks {message:?}"
         );
+        // An error and its cause are each said once, not once as the error and
+        // again as its source.
+        assert_eq!(
+            stderr.matches(message).count(),
+            1,
+            "{args:?}: {stderr:?} repeats {message:?}"
+        );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
     }
