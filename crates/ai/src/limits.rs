@@ -256,7 +256,7 @@ impl SearchResult {
         let mut best: Option<(Dir, f64)> = None;
         for dir in Dir::ALL {
             if let Some(v) = dir_values[dir.index()] {
-                if best.map_or(true, |(_, b)| v > b) {
+                if best.is_none_or(|(_, b)| v > b) {
                     best = Some((dir, v));
                 }
             }

@@ -109,7 +109,7 @@ where
         match result {
             Ok(mut r) => made.append(&mut r),
             Err((index, e)) => {
-                if first_error.as_ref().map_or(true, |(i, _)| index < *i) {
+                if first_error.as_ref().is_none_or(|(i, _)| index < *i) {
                     first_error = Some((index, e));
                 }
             }

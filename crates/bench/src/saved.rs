@@ -112,7 +112,7 @@ pub(crate) fn setting_differences<'a>(
     was: &ConfigJson,
     is: &ConfigJson,
     free: &'a [&str],
-) -> impl Iterator<Item = (String, serde_json::Value, serde_json::Value)> + 'a {
+) -> impl Iterator<Item = (String, serde_json::Value, serde_json::Value)> + use<'a> {
     let is = as_object(is);
     as_object(was)
         .into_iter()

@@ -378,7 +378,7 @@ pub fn best_afterstate(net: &NTupleNetwork, board: PlayableBoard) -> Option<Afte
     for dir in Dir::ALL {
         if let Some((after, score)) = board.apply_scored(dir) {
             let total = score as f32 + net.value(after.board());
-            if best.map_or(true, |b| total > b.total) {
+            if best.is_none_or(|b| total > b.total) {
                 best = Some(Afterstate {
                     dir,
                     board: after,

@@ -279,7 +279,7 @@ impl<E: Fn(Board) -> f32> Run<'_, E> {
                         let (next, merged) = board.shift_scored(dir);
                         self.nodes += 1;
                         let v = (self.eval)(next);
-                        if best.map_or(true, |(b, _, _)| v > b) {
+                        if best.is_none_or(|(b, _, _)| v > b) {
                             best = Some((v, next, merged));
                         }
                     }
@@ -455,7 +455,7 @@ fn select(tree: &Tree, d: &Decision, exploration: f64, range: (f64, f64)) -> Dir
             0.5
         };
         let u = q + exploration * (ln_n / n).sqrt();
-        if best.map_or(true, |(b, _)| u > b) {
+        if best.is_none_or(|(b, _)| u > b) {
             best = Some((u, dir));
         }
     }

@@ -113,7 +113,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     let save_every = Duration::from_secs(args.save_every.max(1));
     let mut trained = 0;
     let moves_left = || {
-        args.moves.map_or(true, |budget| {
+        args.moves.is_none_or(|budget| {
             progress
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -121,7 +121,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
                 < budget
         })
     };
-    let time_left = || deadline.map_or(true, |d| Instant::now() < d) && moves_left();
+    let time_left = || deadline.is_none_or(|d| Instant::now() < d) && moves_left();
     while trained < games && !stop.load(Ordering::Relaxed) && time_left() {
         let until = Instant::now() + save_every;
         trained += trainer.train(

@@ -352,7 +352,7 @@ impl App {
     /// Whether the pause after the last move is over.
     fn is_due(&self, now: Instant) -> bool {
         self.last_move_at
-            .map_or(true, |t| now >= t + self.speed.delay())
+            .is_none_or(|t| now >= t + self.speed.delay())
     }
 
     fn human_move(&mut self, dir: Dir, now: Instant) {

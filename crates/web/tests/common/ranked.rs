@@ -222,7 +222,7 @@ pub fn greedy(board: Board) -> Option<Dir> {
     let mut best: Option<(u32, Dir)> = None;
     for dir in Dir::ALL {
         if let Some((_, points)) = PlayableBoard::new(board).apply_scored(dir) {
-            if best.map_or(true, |(p, _)| points > p) {
+            if best.is_none_or(|(p, _)| points > p) {
                 best = Some((points, dir));
             }
         }
