@@ -9,7 +9,7 @@ use std::time::Duration;
 use ai2048_engine::{Dir, Replay, Rng, SpawnStream};
 use ai2048_web::scores::{DbLocation, Rate, RateLimits};
 use common::ranked::{
-    board_of, greedy, postgres, scores_config, start_scores, temp_sqlite, unique, Api,
+    board_of, greedy, postgres, scores_config, start_scores, unique, Api, TempSqlite,
 };
 use serde_json::{json, Value};
 
@@ -286,7 +286,8 @@ async fn statuses(db: DbLocation) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn statuses_on_sqlite() {
-    statuses(temp_sqlite("statuses")).await;
+    let db = TempSqlite::new("statuses");
+    statuses(db.location()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -353,7 +354,8 @@ async fn abandoned(db: DbLocation) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_games_end_and_count_on_sqlite() {
-    abandoned(temp_sqlite("abandoned")).await;
+    let db = TempSqlite::new("abandoned");
+    abandoned(db.location()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -365,7 +367,8 @@ async fn abandoned_games_end_and_count_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limits_answer_429_with_retry_after() {
-    let mut config = scores_config(temp_sqlite("limits"));
+    let db = TempSqlite::new("limits");
+    let mut config = scores_config(db.location());
     config.limits = RateLimits {
         players: Rate::per_hour(2),
         games: Rate::per_minute(2),
@@ -462,7 +465,8 @@ async fn referee_1000_games_on_sqlite() {
         .ok()
         .and_then(|g| g.parse().ok())
         .unwrap_or(1000);
-    referee(temp_sqlite("referee"), games, 8).await;
+    let db = TempSqlite::new("referee");
+    referee(db.location(), games, 8).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -769,7 +773,8 @@ async fn bad_input(db: DbLocation) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_on_sqlite() {
-    bad_input(temp_sqlite("bad")).await;
+    let db = TempSqlite::new("bad");
+    bad_input(db.location()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,6 +2,7 @@
 //! server named by `AI2048_TEST_POSTGRES`, and a client of the score API.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -21,16 +22,44 @@ pub fn open_limits() -> RateLimits {
     }
 }
 
-/// A fresh SQLite file in the target directory's temporary space.
-pub fn temp_sqlite(tag: &str) -> DbLocation {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ai2048-scores-test-{}-{}-{tag}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    DbLocation::Sqlite(dir.join("scores.db"))
+/// A fresh SQLite file of one test, in the target directory's temporary space
+/// (`target/tmp`), removed with its directory when the test ends, unless the test
+/// failed: then it stays for a look, and the test says where.
+pub struct TempSqlite {
+    dir: PathBuf,
+}
+
+impl TempSqlite {
+    /// A new, empty place for a database; `tag` names it.
+    pub fn new(tag: &str) -> TempSqlite {
+        static N: AtomicU64 = AtomicU64::new(0);
+        // Cargo names `target/tmp` to integration tests; the example that shares this
+        // module has the system's temporary directory.
+        let base =
+            option_env!("CARGO_TARGET_TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
+        let dir = base.join(format!(
+            "ai2048-scores-test-{}-{}-{tag}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempSqlite { dir }
+    }
+
+    /// The database's location.
+    pub fn location(&self) -> DbLocation {
+        DbLocation::Sqlite(self.dir.join("scores.db"))
+    }
+}
+
+impl Drop for TempSqlite {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("the failed test's database stays in {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
 }
 
 /// The PostgreSQL server of `AI2048_TEST_POSTGRES`, or `None` (saying so) when the
