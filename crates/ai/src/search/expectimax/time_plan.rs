@@ -11,8 +11,13 @@ use ai2048_engine::Board;
 /// played: about 2.2 a move under the original rules. The plan expects the game to go
 /// on until the tiles sum to [`TimePlan::horizon_sum`] and gives this move the clock
 /// divided by the moves left until then, but never plans for fewer than
-/// [`TimePlan::min_moves`] moves: a game that outlives the horizon gets ever shorter
-/// moves and still never runs out of time.
+/// [`TimePlan::min_moves`] moves. A game that has passed the horizon is expected to
+/// make the tile twice its largest (a game past 32768 aims at 65536, another 15,000
+/// moves or so), so that its clock is spent evenly on the way there rather than mostly
+/// in the first few thousand moves; near that tile, too, the floor takes over, and
+/// moves get ever shorter. (The search, for its part, plays greedy moves of a few
+/// microseconds when its share is too short for even one chance layer, so a game
+/// does not run out of time.)
 ///
 /// Moves that finish early leave their time on the clock, so later moves, which the
 /// plan would starve if it had overspent, get more. The late game is where games are
@@ -29,6 +34,9 @@ use ai2048_engine::Board;
 /// assert!(plan.move_time(late, clock, 0.1) > plan.move_time(opening, clock, 0.1));
 /// // However late, the plan keeps time for `min_moves` more moves.
 /// assert!(plan.move_time(late, clock, 0.1) <= clock / plan.min_moves);
+/// // Past the horizon with a 32768, the game is expected to go on to 65536.
+/// let past: Board = "32768 4096 2048 512/256 64 16 4/2 0 0 0/0 0 0 0".parse()?;
+/// assert_eq!(plan.moves_left(past, 0.0), (65536 - past.tile_sum()) / 2);
 /// # Ok::<(), ai2048_engine::ParseBoardError>(())
 /// ```
 ///
@@ -66,7 +74,13 @@ impl TimePlan {
     #[must_use]
     pub fn moves_left(self, board: Board, four_probability: f32) -> u64 {
         let per_move = 2.0 + 2.0 * f64::from(four_probability.clamp(0.0, 1.0));
-        let left = self.horizon_sum.saturating_sub(board.tile_sum()) as f64 / per_move;
+        let sum = board.tile_sum();
+        let horizon = if sum > self.horizon_sum {
+            self.horizon_sum.max(2 * u64::from(board.max_tile()))
+        } else {
+            self.horizon_sum
+        };
+        let left = horizon.saturating_sub(sum) as f64 / per_move;
         (left as u64).max(u64::from(self.min_moves.max(1)))
     }
 
@@ -98,7 +112,11 @@ mod tests {
             horizon_sum: 1000,
             min_moves: 100,
         };
-        let board: Board = "1024 512 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        // Past the horizon, on the way to 2048: (2048 - 1808) / 2 = 120 moves.
+        let board: Board = "1024 512 256 16/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(plan.moves_left(board, 0.0), 120);
+        // Nearer to it, the floor.
+        let board: Board = "1024 512 256 128/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
         assert_eq!(plan.moves_left(board, 0.1), 100);
         assert_eq!(
             plan.move_time(board, Duration::from_secs(1), 0.1),
@@ -108,7 +126,25 @@ mod tests {
             horizon_sum: 1000,
             min_moves: 0,
         };
-        assert_eq!(zero.moves_left(board, 0.1), 1, "never divides by zero");
+        let at_2048: Board = "1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(zero.moves_left(at_2048, 0.1), 1, "never divides by zero");
+    }
+
+    #[test]
+    fn before_the_horizon_the_largest_tile_does_not_count() {
+        let plan = TimePlan {
+            horizon_sum: 5000,
+            min_moves: 1,
+        };
+        let board: Board = "2048 512 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(plan.moves_left(board, 0.0), (5000 - 2560) / 2);
+        // The default's 16384 phase: at 30,001, a 16384 aims at 32768, within the floor.
+        let plan = TimePlan::default();
+        let board: Board = "16384 8192 4096 1024/256 128 32 0/0 0 0 0/0 0 0 2"
+            .parse()
+            .unwrap();
+        assert!(board.tile_sum() > plan.horizon_sum);
+        assert_eq!(plan.moves_left(board, 0.1), u64::from(plan.min_moves));
     }
 
     #[test]
