@@ -192,6 +192,8 @@ fn bad_options_say_why() {
         ("expectimax:depth=99", "from 0 to 20"),
         ("expectimax:plan-sum=-1", "not a tile sum"),
         ("expectimax:plan-moves=0", "from 1"),
+        ("expectimax:growth=0.5", "from 1"),
+        ("expectimax:growth=NaN", "growth"),
         ("replica:depth=6", "from 0 to 5"),
         ("replica:leaves=0", "from 1"),
         ("replica:prior4=0", "above 0"),

@@ -100,6 +100,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "plan-moves",
                 "with a game clock: keep time for at least this many moves (default 2500)"
             ),
+            (
+                "growth",
+                "under a time limit, start the next depth only if this many times the last depth's time fits (default 4)"
+            ),
         ),
     },
     PlayerInfo {

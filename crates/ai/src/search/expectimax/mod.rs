@@ -61,6 +61,12 @@ pub struct ExpectimaxConfig {
     /// to [`adaptive_depth`] within its share. Without a clock, or with the plan off,
     /// such a move gets `default_time`.
     pub time_plan: TimePlan,
+    /// Under a time limit, how many times the last depth's time the next depth is
+    /// expected to take: the search starts it only if that fits in what is left of
+    /// the move's budget. A depth that is started and cannot finish is thrown away at
+    /// the deadline, its time lost; one not started leaves its time on the game's
+    /// clock.
+    pub depth_growth: f32,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
@@ -79,6 +85,7 @@ impl Default for ExpectimaxConfig {
             threads: 1,
             time_bank: false,
             time_plan: TimePlan::default(),
+            depth_growth: 4.0,
         }
     }
 }
@@ -537,11 +544,15 @@ impl Expectimax {
         let (values, mut nodes) = self.root(board, 0, None, eval);
         let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
         let mut took = start.elapsed();
+        let growth = f64::from(self.config.depth_growth.max(0.0));
         let mut depth = 1;
         // Each layer costs several times the last; stop when the next cannot fit. Depth
         // 1 too: a game whose clock is nearly spent plays greedy moves (microseconds)
         // rather than run out of time.
-        while depth <= max_depth && best.dir.is_some() && start.elapsed() + took * 4 <= budget {
+        while depth <= max_depth
+            && best.dir.is_some()
+            && start.elapsed() + took.mul_f64(growth) <= budget
+        {
             let before = start.elapsed();
             let (values, n) = self.root(board, depth, deadline, eval);
             nodes += n;
