@@ -216,6 +216,24 @@ fn expectimax_with_a_time_bank_plays_whole_games_legally() {
 }
 
 #[test]
+fn expectimax_with_an_endless_growth_plays_greedily_without_panicking() {
+    use ai2048_ai::search::{Expectimax, ExpectimaxConfig};
+    use ai2048_ai::Player;
+    let board: Board = "2 4 8 0/0 2 0 0/0 0 16 0/0 0 0 2".parse().unwrap();
+    for growth in [f32::INFINITY, f32::NAN] {
+        let mut ai = Expectimax::new(ExpectimaxConfig {
+            depth_growth: growth,
+            tt_slots: 1 << 10,
+            ..ExpectimaxConfig::default()
+        });
+        let limits = SearchLimits::with_time(std::time::Duration::from_secs(10));
+        let result = ai.search(board, &limits);
+        assert_eq!(result.depth, 0, "growth {growth}");
+        assert!(result.dir.is_some());
+    }
+}
+
+#[test]
 fn expectimax_takes_its_share_of_the_game_clock() {
     use std::time::Duration;
     let board: Board = "2 4 8 0/0 2 0 0/0 0 16 0/0 0 0 2".parse().unwrap();

@@ -65,7 +65,7 @@ pub struct ExpectimaxConfig {
     /// expected to take: the search starts it only if that fits in what is left of
     /// the move's budget. A depth that is started and cannot finish is thrown away at
     /// the deadline, its time lost; one not started leaves its time on the game's
-    /// clock.
+    /// clock. An infinite (or NaN) factor never starts depth 1: greedy moves.
     pub depth_growth: f32,
 }
 
@@ -544,15 +544,20 @@ impl Expectimax {
         let (values, mut nodes) = self.root(board, 0, None, eval);
         let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
         let mut took = start.elapsed();
-        let growth = f64::from(self.config.depth_growth.max(0.0));
+        // In seconds as floats: any factor, even an infinite one, compares (and a NaN
+        // one is taken as infinite: the move is greedy rather than unbounded).
+        let growth = match self.config.depth_growth {
+            g if g.is_nan() => f64::INFINITY,
+            g => f64::from(g.max(0.0)),
+        };
+        let fits = |took: Duration| {
+            start.elapsed().as_secs_f64() + took.as_secs_f64() * growth <= budget.as_secs_f64()
+        };
         let mut depth = 1;
         // Each layer costs several times the last; stop when the next cannot fit. Depth
         // 1 too: a game whose clock is nearly spent plays greedy moves (microseconds)
         // rather than run out of time.
-        while depth <= max_depth
-            && best.dir.is_some()
-            && start.elapsed() + took.mul_f64(growth) <= budget
-        {
+        while depth <= max_depth && best.dir.is_some() && fits(took) {
             let before = start.elapsed();
             let (values, n) = self.root(board, depth, deadline, eval);
             nodes += n;
