@@ -38,6 +38,11 @@ const POLL: Duration = Duration::from_millis(20);
 /// ``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, ``timed_out``,
 /// ``max_ms_per_move``, ``nodes``).
 ///
+/// ``should_stop``, if given, is called about ten times a second while the games run;
+/// once it returns true, the games under way are dropped and the finished ones are
+/// returned, the run marked ``interrupted`` (``ai2048.distributed`` stops its tasks
+/// this way). An exception it raises stops the games and is raised.
+///
 /// The GIL is released while the games run. Ctrl-C stops them and raises
 /// KeyboardInterrupt. Raises ValueError for a bad argument or an unknown player or
 /// option (with the Rust library's message), RuntimeError if a player fails.
@@ -45,7 +50,7 @@ const POLL: Duration = Duration::from_millis(20);
 #[pyo3(signature = (
     ai = "expectimax", *, games = 100, first_game = 0, seed = 0, jobs = None, depth = None, time_ms = None,
     threads = None, timeout = None, start_tiles = 2, p4 = 0.1, illegal_move_spawns = false,
-    **options
+    should_stop = None, **options
 ))]
 #[allow(clippy::too_many_arguments)] // A keyword argument each, as the CLI has flags.
 pub(crate) fn bench(
@@ -62,6 +67,7 @@ pub(crate) fn bench(
     start_tiles: i64,
     p4: f64,
     illegal_move_spawns: bool,
+    should_stop: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     if games == 0 {
@@ -97,6 +103,17 @@ pub(crate) fn bench(
                 if let Err(e) = py.check_signals() {
                     stop.store(true, Ordering::Relaxed);
                     interrupt = Some(e);
+                }
+            }
+            if let (None, Some(f)) = (&interrupt, should_stop) {
+                if !stop.load(Ordering::Relaxed) {
+                    match f.call0().and_then(|v| v.is_truthy()) {
+                        Ok(asked) => stop.store(asked, Ordering::Relaxed),
+                        Err(e) => {
+                            stop.store(true, Ordering::Relaxed);
+                            interrupt = Some(e);
+                        }
+                    }
                 }
             }
         }

@@ -128,3 +128,32 @@ def test_ctrl_c_stops_the_games_and_raises_keyboard_interrupt():
     out, _ = proc.communicate(timeout=30)
     assert out.strip() == "interrupted"
     assert proc.returncode == 0
+
+
+def test_should_stop_returns_the_finished_games_marked_interrupted():
+    import time
+
+    # Asked to stop once the first games are in: those come back, the rest do not.
+    start = time.monotonic()
+    run = bench(
+        "greedy", games=100000, jobs=1, seed=3, should_stop=lambda: time.monotonic() - start > 0.3
+    )
+    assert run["interrupted"] is True
+    assert run["requested_games"] == 100000
+    assert 1 <= run["games"] < 100000
+    assert [r["index"] for r in run["runs"]] == list(range(run["games"]))
+    # Each is the game the whole run plays at its index.
+    last = run["runs"][-1]
+    alone = bench("greedy", games=1, first_game=last["index"], jobs=1, seed=3)
+    assert alone["runs"][0]["score"] == last["score"]
+    # Never asked, the run is whole.
+    whole = bench("greedy", games=3, jobs=1, should_stop=lambda: False)
+    assert whole["interrupted"] is False and whole["games"] == 3
+
+
+def test_an_error_in_should_stop_stops_the_games_and_is_raised():
+    def broken():
+        raise RuntimeError("the flag is unreadable")
+
+    with pytest.raises(RuntimeError, match="the flag is unreadable"):
+        bench("greedy", games=100000, jobs=1, should_stop=broken)

@@ -1,7 +1,7 @@
 """Type stubs of the native module ``ai2048._ai2048`` (built from crates/python/src)."""
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, SupportsIndex, Union
 
 from ._direction import Direction
@@ -274,6 +274,7 @@ def bench(
     start_tiles: int = 2,
     p4: float = 0.1,
     illegal_move_spawns: bool = False,
+    should_stop: Callable[[], bool] | None = None,
     **options: str | int | float | bool,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games of the player ``ai`` and return their statistics:

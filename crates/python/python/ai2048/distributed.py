@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from ._ai2048 import bench as _bench
@@ -30,6 +31,13 @@ __all__ = ["bench", "sweep", "slices", "merge_runs"]
 
 #: How many times Ray runs a task again when its worker dies.
 MAX_RETRIES = 3
+
+#: Seconds between a task's looks at its run's stop flag.
+STOP_POLL = 1.0
+
+#: Seconds the tasks of a stopped run have to stop and return their finished games
+#: before the workers of those still running are killed.
+STOP_GRACE = 10.0
 
 
 def slices(first_game: int, games: int, shards: int) -> list[tuple[int, int]]:
@@ -79,9 +87,10 @@ def bench(
     the finished games (by default when stderr is a terminal).
 
     A task whose worker dies is run again by Ray (up to ``MAX_RETRIES`` times); its
-    games are counted once. Ctrl-C cancels the tasks under way and returns the games
-    of the finished ones, the run marked ``interrupted``, as ``ai2048 bench`` does (a
-    second Ctrl-C while cancelling raises KeyboardInterrupt).
+    games are counted once. Ctrl-C stops the run as ``ai2048 bench`` does: the tasks
+    under way drop their games in progress, and the games finished are returned, the
+    run marked ``interrupted`` (a task still running ``STOP_GRACE`` seconds later is
+    killed; a second Ctrl-C kills them at once and raises KeyboardInterrupt).
     """
     plans = [(ai, games, first_game, kwargs)]
     run = _run(plans, shards, cpus_per_task, progress)[0]
@@ -133,15 +142,53 @@ def _ray() -> Any:
     return ray
 
 
-def _play(ai: str, first_game: int, games: int, jobs: int, kwargs: dict[str, Any]) -> str:
-    """One task: a slice of a run, as the JSON document of ``ai2048 bench``."""
+class _StopFlag:
+    """A Ray actor that the tasks of a run look at: set, they stop and return the
+    games they finished."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def is_set(self) -> bool:
+        return self.stopped
+
+
+def _play(
+    ai: str, first_game: int, games: int, jobs: int, kwargs: dict[str, Any], flag: Any
+) -> str | None:
+    """One task: a slice of a run, as the JSON document of ``ai2048 bench``, or None
+    if its run was stopped before it finished a game.
+
+    It looks at the run's ``flag`` every ``STOP_POLL`` seconds (a flag that is gone
+    counts as set: its run is over)."""
+    import ray
+
     fail_once = kwargs.pop("_fail_once", None)
     if fail_once is not None and not os.path.exists(fail_once):
         # For the tests: the first attempt dies as a worker killed mid-run does.
         open(fail_once, "w").close()
         os._exit(1)
-    run = _bench(ai, games=games, first_game=first_game, jobs=jobs, **kwargs)
-    return json.dumps(run)
+    last_look, stopped = -STOP_POLL, False
+
+    def should_stop() -> bool:
+        nonlocal last_look, stopped
+        if not stopped and time.monotonic() - last_look >= STOP_POLL:
+            last_look = time.monotonic()
+            try:
+                stopped = ray.get(flag.is_set.remote())
+            except ray.exceptions.RayError:
+                stopped = True
+        return stopped
+
+    if should_stop():
+        return None
+    run = _bench(
+        ai, games=games, first_game=first_game, jobs=jobs, should_stop=should_stop, **kwargs
+    )
+    return json.dumps(run) if run["games"] else None
 
 
 def _run(
@@ -167,6 +214,11 @@ def _run(
         cpus_per_task = _smallest_machine(ray)
     cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
     task = ray.remote(max_retries=MAX_RETRIES)(_play)
+    # The tasks are stopped through this flag, not ray.cancel: cancelling a task that
+    # is just finishing can crash the driver (a failed check in Ray's task manager,
+    # "Tried to complete task that was not pending"; ray-project/ray#54527), as one
+    # run of the Ctrl-C test in ten did.
+    flag = ray.remote(num_cpus=0)(_StopFlag).remote()
     pending: dict[Any, tuple[int, str]] = {}
     for p, (ai, games, first_game, kwargs) in enumerate(plans):
         # A task plays games side by side, each searched on `threads` threads: it asks
@@ -177,28 +229,33 @@ def _run(
         slots = max(1, cluster_cpus // cpus)
         n_shards = shards or _default_shards(games, jobs, slots)
         for start, n in slices(first_game, games, n_shards):
-            ref = task.options(num_cpus=cpus).remote(ai, start, n, jobs, dict(kwargs))
+            ref = task.options(num_cpus=cpus).remote(ai, start, n, jobs, dict(kwargs), flag)
             pending[ref] = (p, f"games {start} to {start + n - 1}")
     finished: list[list[tuple[str, str]]] = [[] for _ in plans]
     total = sum(games for _, games, _, _ in plans)
     bar = _Progress(total, sys.stderr.isatty() if progress is None else progress)
+
+    def collect(ref: Any) -> None:
+        p, name = pending.pop(ref)
+        text = ray.get(ref)
+        if text is not None:
+            finished[p].append((name, text))
+            bar.add(json.loads(text)["games"])
+
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                p, name = pending.pop(ref)
-                text = ray.get(ref)
-                finished[p].append((name, text))
-                bar.add(json.loads(text)["games"])
+                collect(ref)
     except KeyboardInterrupt:
-        _cancel(ray, pending)
+        # The tasks under way drop their games in progress and return the finished.
+        flag.stop.remote()
+        _wait_for_stopped(ray, pending, collect)
         if not any(finished):
             raise
-    except BaseException:
-        # A task failed (a bad option fails them all): the others are not waited for.
-        _cancel(ray, pending)
-        raise
     finally:
+        # After a task failed (a bad option fails them all), the others stop too.
+        ray.kill(flag)
         bar.close()
     # After Ctrl-C, a plan none of whose tasks finished has no run.
     return [
@@ -236,9 +293,23 @@ def _smallest_machine(ray: Any) -> int:
     return min(cpus, default=1)
 
 
-def _cancel(ray: Any, pending: dict[Any, Any]) -> None:
-    for ref in pending:
-        ray.cancel(ref, force=True)
+def _wait_for_stopped(ray: Any, pending: dict[Any, Any], collect: Any) -> None:
+    """Collects the tasks of a stopped run as they end, for up to ``STOP_GRACE``
+    seconds; the workers of those still running then are killed (a second Ctrl-C
+    kills them at once and is raised)."""
+    deadline = time.monotonic() + STOP_GRACE
+    try:
+        while pending and time.monotonic() < deadline:
+            timeout = deadline - time.monotonic()
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=max(0.0, timeout))
+            for ref in ready:
+                try:
+                    collect(ref)
+                except ray.exceptions.RayError:
+                    pass
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
 
 
 class _Progress:
