@@ -81,6 +81,8 @@ def test_bad_settings_raise_the_libraries_error(cluster):
         bench("nope", games=2, shards=2, progress=False)
     with pytest.raises(ValueError, match="jobs"):
         bench(SETTINGS["ai"], games=2, jobs=2)
+    with pytest.raises(ValueError, match="should_stop"):
+        bench(SETTINGS["ai"], games=2, should_stop=lambda: False)
 
 
 def test_sweep_rows_are_distributed_benches(cluster):

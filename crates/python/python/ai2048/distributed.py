@@ -204,6 +204,8 @@ def _run(
     for _, games, first_game, kwargs in plans:
         if "jobs" in kwargs:
             raise ValueError("jobs: each task plays on the cpus_per_task CPUs it asks Ray for")
+        if "should_stop" in kwargs:
+            raise ValueError("should_stop: the run stops with Ctrl-C, and its tasks with it")
         if games < 1:
             raise ValueError("games must be at least 1")
         if first_game < 0:
