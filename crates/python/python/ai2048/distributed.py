@@ -164,8 +164,7 @@ def _play(
 
     It looks at the run's ``flag`` every ``STOP_POLL`` seconds (a flag that is gone
     counts as set: its run is over)."""
-    import ray
-
+    ray = _ray()
     fail_once = kwargs.pop("_fail_once", None)
     if fail_once is not None and not os.path.exists(fail_once):
         # For the tests: the first attempt dies as a worker killed mid-run does.
