@@ -107,20 +107,34 @@ impl DbLocation {
     }
 }
 
-/// The migrations, in order: each one's version, name and statements. A database
-/// records in `schema_migrations` those it has; opening it applies the others, each
-/// in a transaction of its own.
-const MIGRATIONS: &[(i64, &str, &[&str])] = &[(
-    1,
-    "players, games and moves",
-    &[
-        "CREATE TABLE players (
+/// A change of the schema.
+struct Migration {
+    /// Its version: one more than the last migration's.
+    version: i64,
+    /// What it does.
+    name: &'static str,
+    /// Its statements on either database, run first.
+    statements: &'static [&'static str],
+    /// Its statements in SQLite's dialect, on SQLite.
+    sqlite: &'static [&'static str],
+    /// Its statements in PostgreSQL's dialect, on PostgreSQL.
+    postgres: &'static [&'static str],
+}
+
+/// The migrations, in order. A database records in `schema_migrations` those it has;
+/// opening it applies the others, each in a transaction of its own.
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "players, games and moves",
+        statements: &[
+            "CREATE TABLE players (
             name_key TEXT PRIMARY KEY,
             name TEXT NOT NULL,
             token_hash TEXT NOT NULL UNIQUE,
             created_at BIGINT NOT NULL
         )",
-        "CREATE TABLE games (
+            "CREATE TABLE games (
             id TEXT PRIMARY KEY,
             player TEXT NOT NULL REFERENCES players (name_key),
             seed BIGINT NOT NULL,
@@ -136,10 +150,10 @@ const MIGRATIONS: &[(i64, &str, &[&str])] = &[(
             ended_at BIGINT,
             last_answer TEXT
         )",
-        "CREATE INDEX games_by_score ON games (over, score DESC, ended_at, id)",
-        "CREATE INDEX games_by_player ON games (player, started_at)",
-        "CREATE INDEX games_by_idleness ON games (over, last_move_at)",
-        "CREATE TABLE moves (
+            "CREATE INDEX games_by_score ON games (over, score DESC, ended_at, id)",
+            "CREATE INDEX games_by_player ON games (player, started_at)",
+            "CREATE INDEX games_by_idleness ON games (over, last_move_at)",
+            "CREATE TABLE moves (
             game TEXT NOT NULL REFERENCES games (id),
             turn BIGINT NOT NULL,
             dir TEXT NOT NULL,
@@ -149,11 +163,48 @@ const MIGRATIONS: &[(i64, &str, &[&str])] = &[(
             played_at BIGINT NOT NULL,
             PRIMARY KEY (game, turn)
         )",
-    ],
-)];
+        ],
+        sqlite: &[],
+        postgres: &[],
+    },
+    // A move is one statement, so one round trip to the database: the game's row
+    // keeps its last move, and a trigger records it among the moves as the turn
+    // goes up by one, in the statement's own transaction.
+    Migration {
+        version: 2,
+        name: "a move is one update of its game",
+        statements: &[
+            "ALTER TABLE games ADD COLUMN last_dir TEXT",
+            "ALTER TABLE games ADD COLUMN last_ai BIGINT",
+            "ALTER TABLE games ADD COLUMN last_spawn_cell BIGINT",
+            "ALTER TABLE games ADD COLUMN last_spawn_tile BIGINT",
+        ],
+        sqlite: &[
+            "CREATE TRIGGER games_record_move AFTER UPDATE OF turn ON games
+            WHEN NEW.turn = OLD.turn + 1
+            BEGIN
+                INSERT INTO moves (game, turn, dir, ai, spawn_cell, spawn_tile, played_at)
+                VALUES (NEW.id, OLD.turn, NEW.last_dir, NEW.last_ai, NEW.last_spawn_cell,
+                    NEW.last_spawn_tile, NEW.last_move_at);
+            END",
+        ],
+        postgres: &[
+            "CREATE FUNCTION games_record_move() RETURNS trigger LANGUAGE plpgsql AS $body$
+            BEGIN
+                INSERT INTO moves (game, turn, dir, ai, spawn_cell, spawn_tile, played_at)
+                VALUES (NEW.id, OLD.turn, NEW.last_dir, NEW.last_ai, NEW.last_spawn_cell,
+                    NEW.last_spawn_tile, NEW.last_move_at);
+                RETURN NULL;
+            END
+            $body$",
+            "CREATE TRIGGER games_record_move AFTER UPDATE OF turn ON games FOR EACH ROW
+            WHEN (NEW.turn = OLD.turn + 1) EXECUTE FUNCTION games_record_move()",
+        ],
+    },
+];
 
 /// The schema version this build knows.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
 /// A database error, and whether it is worth trying again (the server could not be
 /// reached, or was busy).
@@ -339,6 +390,12 @@ impl Db {
     ///
     /// When it cannot be opened or reached, or its schema is newer than this build.
     pub async fn open(location: &DbLocation, full_sync: bool) -> Result<Db, String> {
+        Db::open_at(location, full_sync, SCHEMA_VERSION).await
+    }
+
+    /// [`Db::open`], bringing the schema up to `version` only (the tests make a
+    /// database of an older build so).
+    async fn open_at(location: &DbLocation, full_sync: bool, version: i64) -> Result<Db, String> {
         sqlx::any::install_default_drivers();
         let shown = location.display();
         let (url, sqlite) = match location {
@@ -412,7 +469,7 @@ impl Db {
             sqlite,
             writer: Mutex::new(()),
         };
-        db.migrate()
+        db.migrate(version)
             .await
             .map_err(|e| format!("the scores' database {shown}: {e}"))?;
         Ok(db)
@@ -424,7 +481,7 @@ impl Db {
         self.sqlite
     }
 
-    async fn migrate(&self) -> Result<(), String> {
+    async fn migrate(&self, up_to: i64) -> Result<(), String> {
         let fail = |e: sqlx::Error| e.to_string();
         let _writing = self.writer.lock().await;
         let mut conn = self.pool.acquire().await.map_err(fail)?;
@@ -434,7 +491,13 @@ impl Db {
         )
         .await
         .map_err(fail)?;
-        for &(version, name, statements) in MIGRATIONS {
+        for migration in MIGRATIONS.iter().filter(|m| m.version <= up_to) {
+            let (version, name) = (migration.version, migration.name);
+            let dialect = if self.sqlite {
+                migration.sqlite
+            } else {
+                migration.postgres
+            };
             let mut tx = conn.begin().await.map_err(fail)?;
             if !self.sqlite {
                 // Servers started together migrate one after the other.
@@ -457,7 +520,7 @@ impl Db {
             if newest.unwrap_or(0) >= version {
                 continue;
             }
-            for statement in statements {
+            for statement in migration.statements.iter().chain(dialect) {
                 tx.execute(*statement)
                     .await
                     .map_err(|e| format!("migration {version} ({name}) failed: {e}"))?;
@@ -569,20 +632,22 @@ impl Db {
         row.as_ref().map(game_row).transpose()
     }
 
-    /// Stores a move of game `id` played at `turn`, in one transaction: the game's row
-    /// and the move's. Returns `false`, storing nothing, when the game is no longer at
-    /// `turn` or is over (another request got there first).
+    /// Stores a move of game `id` played at `turn`, in one statement (so one
+    /// transaction): the game's row, whose turn going up records the move among the
+    /// moves (migration 2's trigger). Returns `false`, storing nothing, when the game
+    /// is no longer at `turn` or is over (another request got there first).
     ///
     /// # Errors
     ///
     /// When the database fails.
     pub async fn play(&self, id: &str, turn: u64, update: &MoveUpdate) -> Result<bool, DbError> {
         let _writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE games SET board = $1, score = score + $2, turn = turn + 1, max_tile = $3, \
              ai_moves = ai_moves + $4, over = $5, end_reason = $6, last_move_at = $7, \
-             ended_at = $8, last_answer = $9 WHERE id = $10 AND turn = $11 AND over = 0",
+             ended_at = $8, last_answer = $9, last_dir = $12, last_ai = $4, \
+             last_spawn_cell = $13, last_spawn_tile = $14 \
+             WHERE id = $10 AND turn = $11 AND over = 0",
         )
         .bind(update.board.to_hex())
         .bind(i(update.points))
@@ -595,28 +660,13 @@ impl Db {
         .bind(&update.answer)
         .bind(id)
         .bind(i(turn))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        sqlx::query(
-            "INSERT INTO moves (game, turn, dir, ai, spawn_cell, spawn_tile, played_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(i(turn))
         .bind(update.row.dir.to_string())
-        .bind(i64::from(update.row.ai))
         .bind(i64::from(update.row.spawn_cell))
         .bind(i64::from(update.row.spawn_tile))
-        .bind(update.at)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(true)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(changed == 1)
     }
 
     /// Ends, as they stand, the games (all, or only `id`) with no move since
@@ -737,5 +787,75 @@ impl Db {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database written by a build of schema 1 (a player and a game at turn 0), then
+    /// opened by this one: migrated to the newest version, its game plays on, and each
+    /// move is recorded once, by the trigger; a move at a turn gone by writes nothing.
+    #[tokio::test]
+    async fn a_database_of_schema_1_is_migrated_and_its_games_play_on() {
+        let dir = std::env::temp_dir().join(format!("ai2048-db-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let location = DbLocation::Sqlite(dir.join("scores.db"));
+        let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        {
+            let old = Db::open_at(&location, false, 1).await.unwrap();
+            assert!(old.create_player("Ann", "ann", "hash", 1).await.unwrap());
+            old.create_game("g1", "ann", 7, board, 2).await.unwrap();
+            old.pool.close().await;
+        }
+        let db = Db::open(&location, false).await.unwrap();
+        let versions: Vec<i64> =
+            sqlx::query("SELECT version FROM schema_migrations ORDER BY version")
+                .fetch_all(&db.pool)
+                .await
+                .unwrap()
+                .iter()
+                .map(|row| row.try_get(0).unwrap())
+                .collect();
+        assert_eq!(versions, (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+        let moves = [('L', false, 3, 2), ('U', true, 12, 4)];
+        for (turn, &(dir, ai, spawn_cell, spawn_tile)) in moves.iter().enumerate() {
+            let update = MoveUpdate {
+                board,
+                points: 4,
+                row: MoveRow {
+                    turn: turn as u64,
+                    dir,
+                    ai,
+                    spawn_cell,
+                    spawn_tile,
+                },
+                over: false,
+                at: 10 + turn as i64,
+                answer: format!("answer {turn}"),
+            };
+            assert!(db.play("g1", turn as u64, &update).await.unwrap());
+            // The same turn again (a second request for it): nothing is written.
+            assert!(!db.play("g1", turn as u64, &update).await.unwrap());
+        }
+        let game = db.game("g1").await.unwrap().unwrap();
+        assert_eq!((game.turn, game.score, game.ai_moves), (2, 8, 1));
+        assert_eq!(game.last_answer.as_deref(), Some("answer 1"));
+        let recorded = db.moves("g1").await.unwrap();
+        let expected: Vec<MoveRow> = moves
+            .iter()
+            .enumerate()
+            .map(|(turn, &(dir, ai, spawn_cell, spawn_tile))| MoveRow {
+                turn: turn as u64,
+                dir,
+                ai,
+                spawn_cell,
+                spawn_tile,
+            })
+            .collect();
+        assert_eq!(recorded, expected);
+        db.pool.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
