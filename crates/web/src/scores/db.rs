@@ -819,31 +819,7 @@ mod tests {
                 .map(|row| row.try_get(0).unwrap())
                 .collect();
         assert_eq!(versions, (1..=SCHEMA_VERSION).collect::<Vec<_>>());
-        let moves = [('L', false, 3, 2), ('U', true, 12, 4)];
-        for (turn, &(dir, ai, spawn_cell, spawn_tile)) in moves.iter().enumerate() {
-            let update = MoveUpdate {
-                board,
-                points: 4,
-                row: MoveRow {
-                    turn: turn as u64,
-                    dir,
-                    ai,
-                    spawn_cell,
-                    spawn_tile,
-                },
-                over: false,
-                at: 10 + turn as i64,
-                answer: format!("answer {turn}"),
-            };
-            assert!(db.play("g1", turn as u64, &update).await.unwrap());
-            // The same turn again (a second request for it): nothing is written.
-            assert!(!db.play("g1", turn as u64, &update).await.unwrap());
-        }
-        let game = db.game("g1").await.unwrap().unwrap();
-        assert_eq!((game.turn, game.score, game.ai_moves), (2, 8, 1));
-        assert_eq!(game.last_answer.as_deref(), Some("answer 1"));
-        let recorded = db.moves("g1").await.unwrap();
-        let expected: Vec<MoveRow> = moves
+        let rows: Vec<MoveRow> = [('L', false, 3, 2), ('U', true, 12, 4)]
             .iter()
             .enumerate()
             .map(|(turn, &(dir, ai, spawn_cell, spawn_tile))| MoveRow {
@@ -854,7 +830,23 @@ mod tests {
                 spawn_tile,
             })
             .collect();
-        assert_eq!(recorded, expected);
+        for row in &rows {
+            let update = MoveUpdate {
+                board,
+                points: 4,
+                row: *row,
+                over: false,
+                at: 10 + row.turn as i64,
+                answer: format!("answer {}", row.turn),
+            };
+            assert!(db.play("g1", row.turn, &update).await.unwrap());
+            // The same turn again (a second request for it): nothing is written.
+            assert!(!db.play("g1", row.turn, &update).await.unwrap());
+        }
+        let game = db.game("g1").await.unwrap().unwrap();
+        assert_eq!((game.turn, game.score, game.ai_moves), (2, 8, 1));
+        assert_eq!(game.last_answer.as_deref(), Some("answer 1"));
+        assert_eq!(db.moves("g1").await.unwrap(), rows);
         db.pool.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }
