@@ -74,12 +74,14 @@ impl PlayableBoard {
 
     /// The tiles.
     #[must_use]
+    #[inline]
     pub const fn board(self) -> Board {
         self.0
     }
 
     /// The board after the move, or `None` when the move changes nothing.
     #[must_use]
+    #[inline]
     pub fn apply(self, dir: Dir) -> Option<RandableBoard> {
         let next = self.0.shift(dir);
         (next != self.0).then_some(RandableBoard(next))
@@ -87,6 +89,7 @@ impl PlayableBoard {
 
     /// Like [`PlayableBoard::apply`], with the score of the move's merges.
     #[must_use]
+    #[inline]
     pub fn apply_scored(self, dir: Dir) -> Option<(RandableBoard, u32)> {
         let (next, score) = self.0.shift_scored(dir);
         (next != self.0).then_some((RandableBoard(next), score))
@@ -94,12 +97,14 @@ impl PlayableBoard {
 
     /// The legal moves.
     #[must_use]
+    #[inline]
     pub fn legal_dirs(self) -> DirSet {
         self.0.legal_dirs()
     }
 
     /// Whether no move is legal.
     #[must_use]
+    #[inline]
     pub fn is_over(self) -> bool {
         self.0.is_over()
     }
@@ -128,12 +133,14 @@ impl RandableBoard {
 
     /// The tiles.
     #[must_use]
+    #[inline]
     pub const fn board(self) -> Board {
         self.0
     }
 
     /// Spawns a tile as the game does: a uniformly chosen empty cell, a 4 with
     /// probability `four_probability`, else a 2. Draws first the cell, then the value.
+    #[inline]
     pub fn with_random_tile(self, rng: &mut Rng, four_probability: f64) -> (PlayableBoard, Spawn) {
         let (board, spawn) = spawn_on(self.0, rng, four_probability);
         (PlayableBoard(board), spawn)
