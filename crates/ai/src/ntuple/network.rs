@@ -385,6 +385,31 @@ impl NTupleNetwork {
         }
     }
 
+    /// [`NTupleNetwork::step`], returning the value of `board` after it, as
+    /// [`NTupleNetwork::value`] would: the board's indices are found once for both.
+    /// Each tuple's weights are read back after all eight of its steps, since a board
+    /// that is its own mirror image reads some weight twice.
+    ///
+    /// # Panics
+    ///
+    /// When the weights are quantized: they are for play.
+    #[inline]
+    pub(crate) fn step_value(&self, board: Board, step: f32) -> f32 {
+        let mut sum = 0.0;
+        match &self.weights {
+            Weights::Plain(w) => self.each_tuple(w, board, 15, |_, w, ix| {
+                ix.iter().for_each(|&i| weights::step(&w[i], step));
+                sum += ix.iter().map(|&i| weights::get(&w[i])).sum::<f32>();
+            }),
+            Weights::Coherent(w) => self.each_tuple(w, board, 15, |_, w, ix| {
+                ix.iter().for_each(|&i| weights::step_coherent(&w[i], step));
+                sum += ix.iter().map(|&i| weights::get(&w[i][0])).sum::<f32>();
+            }),
+            Weights::Quantized(_) => panic!("a quantized network does not learn"),
+        }
+        sum
+    }
+
     /// Where each table starts among the weights, stage after stage, and the end.
     pub(crate) fn table_starts(&self) -> Vec<usize> {
         table_starts(&self.tuples, &self.stages)
@@ -741,6 +766,29 @@ mod tests {
         ];
         for image in images {
             assert_eq!(net.value(image), v, "{image}");
+        }
+    }
+
+    #[test]
+    fn a_step_returns_the_value_after_it() {
+        // The 4x6 tables (their own path) and others, plain and coherent; a board that
+        // is its own mirror image reads some weights twice, and the value must count
+        // both steps of each.
+        for tuples in ["4x6", "0,1;2,3,6"] {
+            let plain = NTupleNetwork::new(parse_tuples(tuples).expect("valid"));
+            let mut coherent = plain.clone();
+            coherent.prepare(crate::ntuple::Learning::Tc);
+            for net in [&plain, &coherent] {
+                for text in [
+                    "2 0 0 2/0 0 0 0/0 0 0 0/2 0 0 2",
+                    "2 4 8 16/0 0 0 32/0 0 2 0/4 0 0 0",
+                ] {
+                    let b = board(text);
+                    net.step(b, 1.5);
+                    let returned = net.step_value(b, -0.25);
+                    assert_eq!(returned, net.value(b), "{tuples} {text}");
+                }
+            }
         }
     }
 

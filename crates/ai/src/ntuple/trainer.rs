@@ -107,7 +107,7 @@ impl NTupleNetwork {
 
     /// Keeps the coherence of the weights for `learning`, or drops it; quantized
     /// weights become `f32` again.
-    fn prepare(&mut self, learning: Learning) {
+    pub(crate) fn prepare(&mut self, learning: Learning) {
         match (learning, self.is_coherent()) {
             (Learning::Tc, false) => {
                 let w = self.storage().with_coherence(None);
@@ -424,6 +424,25 @@ impl Trainer {
         &self.config
     }
 
+    /// Readies `net`'s weights for the learning the settings ask for: keeps each
+    /// weight's coherence for [`Learning::Tc`] (a 4x6 network's 256 MiB of weights
+    /// become 768 MiB, which takes the system a second or more to hand out), drops it
+    /// for [`Learning::Td`], and turns packed weights back into `f32`.
+    /// [`Trainer::train`] does it too; a front end that times the training calls it
+    /// first, so that the time is the games'.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, Learning, NTupleNetwork, TrainConfig, Trainer};
+    /// let mut net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// Trainer::new(TrainConfig { learning: Learning::Tc, ..TrainConfig::default() })
+    ///     .prepare(&mut net);
+    /// assert!(net.is_coherent());
+    /// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
+    /// ```
+    pub fn prepare(&self, net: &mut NTupleNetwork) {
+        net.prepare(self.config.learning);
+    }
+
     /// Trains `net` on up to `games` more games, the next of its life, on
     /// [`TrainConfig::threads`] threads, and counts them in [`NTupleNetwork::games`].
     ///
@@ -438,7 +457,7 @@ impl Trainer {
         go_on: &(dyn Fn() -> bool + Sync),
         on_game: &(dyn Fn(&TrainedGame) + Sync),
     ) -> u64 {
-        net.prepare(self.config.learning);
+        self.prepare(net);
         let first = net.games();
         let claimed = AtomicU64::new(0);
         let carousel = net.take_carousel().map(Mutex::new);
@@ -728,9 +747,10 @@ impl<'a> Worker<'a> {
                 self.net.prefetch(before.board());
             }
             let board = after.board();
-            self.net
-                .step(board, rate * (target - self.net.value(board)));
-            target = gained as f32 + lambda * target + (1.0 - lambda) * self.net.value(board);
+            let learned = self
+                .net
+                .step_value(board, rate * (target - self.net.value(board)));
+            target = gained as f32 + lambda * target + (1.0 - lambda) * learned;
         }
         self.episode.clear();
     }

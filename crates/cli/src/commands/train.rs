@@ -107,9 +107,11 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
         |s| s,
     );
     let first_game = net.games();
+    let trainer = Trainer::new(config);
+    // Before the clock: a network new to TC triples its memory here.
+    trainer.prepare(&mut net);
     let started = Instant::now();
     let progress = Mutex::new(Progress::new(args.report, first_game));
-    let trainer = Trainer::new(config);
     let save_every = Duration::from_secs(args.save_every.max(1));
     let mut trained = 0;
     let moves_left = || {
