@@ -777,7 +777,12 @@ mod tests {
         for tuples in ["4x6", "0,1;2,3,6"] {
             let plain = NTupleNetwork::new(parse_tuples(tuples).expect("valid"));
             let mut coherent = plain.clone();
-            coherent.prepare(crate::ntuple::Learning::Tc);
+            let tc = crate::ntuple::TrainConfig {
+                learning: crate::ntuple::Learning::Tc,
+                ..crate::ntuple::TrainConfig::default()
+            };
+            crate::ntuple::Trainer::new(tc).prepare(&mut coherent);
+            assert!(coherent.is_coherent());
             for net in [&plain, &coherent] {
                 for text in [
                     "2 0 0 2/0 0 0 0/0 0 0 0/2 0 0 2",

@@ -107,7 +107,7 @@ impl NTupleNetwork {
 
     /// Keeps the coherence of the weights for `learning`, or drops it; quantized
     /// weights become `f32` again.
-    pub(crate) fn prepare(&mut self, learning: Learning) {
+    fn prepare(&mut self, learning: Learning) {
         match (learning, self.is_coherent()) {
             (Learning::Tc, false) => {
                 let w = self.storage().with_coherence(None);
