@@ -28,6 +28,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Play a game yourself with the arrow keys, WASD or hjkl.
     Play(PlayArgs),
+    /// The AI's move for one board, with the value of every move.
+    Hint(HintArgs),
     /// Play many games and report statistics.
     Bench(BenchArgs),
     /// Play the same games at several search depths: a table and a plot of score against time.
@@ -266,6 +268,30 @@ pub struct PlayArgs {
     /// Save the finished game as a replay to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+}
+
+/// `ai2048 hint`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "Prints the board, the move the player picks with its search's depth and \
+nodes, and the value of each move on the player's own scale (\"illegal\" for a move that \
+changes nothing). With --json, the engine protocol's answer to a `best` request instead (see \
+`ai2048 engine`). Without --depth or --time-ms, the player searches as it does in a game \
+without a clock (expectimax: deepening within 5 ms). Exits with 0 even when no move is \
+legal (the answer says so), and with 1 when the board or an option is wrong."
+)]
+pub struct HintArgs {
+    /// The board: 4 rows of 4 tiles (0 or . for an empty cell), the rows on lines of their
+    /// own or split by / or ; ("2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2"), JSON rows
+    /// ([[2,2,4,8],...]) or 16 hex digits of exponents. - or nothing reads it from
+    /// standard input.
+    #[arg(value_name = "BOARD")]
+    pub board: Option<String>,
+    #[command(flatten)]
+    pub ai: AiArgs,
+    /// Print the engine protocol's JSON answer instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `ai2048 bench`.

@@ -23,6 +23,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None => done(commands::watch::run(&default_watch())),
         Some(Command::Watch(a)) => done(commands::watch::run(&a)),
         Some(Command::Play(a)) => done(commands::play::run(&a)),
+        Some(Command::Hint(a)) => done(commands::hint::run(&a)),
         Some(Command::Bench(a)) => commands::bench::run(&a),
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
         Some(Command::Tune(a)) => commands::tune::run(&a),

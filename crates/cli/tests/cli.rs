@@ -126,3 +126,68 @@ fn unknown_subcommands_and_flags_are_clear_errors() {
         assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
     }
 }
+
+/// A board where only `right` moves: the first column is full of distinct tiles.
+const ONLY_RIGHT: &str = "2 0 0 0/4 0 0 0/8 0 0 0/16 0 0 0";
+/// The heuristic at one chance layer: no network to load, so the tests stay quick.
+const QUICK: &[&str] = &["--ai", "expectimax:eval=heuristic", "--depth", "1"];
+
+#[test]
+fn hint_prints_the_move_and_every_moves_value() {
+    let out = ai2048(&[&["hint", ONLY_RIGHT][..], QUICK].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let board: ai2048_engine::Board = ONLY_RIGHT.parse().unwrap();
+    assert!(s.starts_with(&board.to_string()), "{s}");
+    assert!(
+        s.contains("right: the move of expectimax:eval=heuristic (depth 1, "),
+        "{s}"
+    );
+    for dir in ["up", "down", "left"] {
+        assert!(
+            s.contains(&format!("\n  {dir:<6}       illegal\n")),
+            "{dir}: {s}"
+        );
+    }
+    assert!(s.trim_end().ends_with("best"), "{s}");
+
+    // The same board from standard input, rows on lines of their own, and as JSON.
+    let rows = ONLY_RIGHT.replace('/', "\n");
+    let json = ai2048(&[&["hint", "-", "--json"][..], QUICK].concat(), &rows);
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let answer: serde_json::Value = serde_json::from_str(text(&json.stdout).trim()).unwrap();
+    assert_eq!(answer["dir"], "right");
+    assert_eq!(answer["depth"], 1);
+    assert_eq!(answer["values"]["up"], serde_json::Value::Null);
+    assert_eq!(answer["values"]["right"], answer["value"]);
+}
+
+#[test]
+fn hint_on_a_lost_board_says_the_game_is_over() {
+    let lost = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2";
+    let out = ai2048(&[&["hint", lost][..], QUICK].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("no move is legal: the game is over\n"));
+    let json = ai2048(&[&["hint", lost, "--json"][..], QUICK].concat(), "");
+    assert_eq!(text(&json.stdout).trim(), r#"{"dir":null}"#);
+}
+
+#[test]
+fn hint_rejects_a_bad_board_or_option_clearly() {
+    let cases: [(&[&str], &str, &str); 5] = [
+        (&["hint", "2 2 2"], "", "the board is not a 2048 board"),
+        (&["hint", "2 0 0 0/0 3 0 0/0 0 0 0/0 0 0 0"], "", "row 2"),
+        (
+            &["hint"],
+            "2 2 4\n",
+            "the board on standard input is not a 2048 board",
+        ),
+        (&["hint", ONLY_RIGHT, "--ai", "nope"], "", "unknown player"),
+        (&["hint", ONLY_RIGHT, "--time-ms", "-1"], "", "--time-ms"),
+    ];
+    for (args, stdin, message) in cases {
+        let out = ai2048(args, stdin);
+        assert_fails(&out, message);
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+}

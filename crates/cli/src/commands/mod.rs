@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod hint;
 pub mod net;
 pub mod play;
 pub mod players;

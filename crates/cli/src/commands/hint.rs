@@ -1,0 +1,107 @@
+//! `ai2048 hint`: the AI's move for one board, with the value of every move.
+
+use std::io::{Read, Write};
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use ai2048_engine::{Board, Dir};
+use ai2048_protocol::{BestMove, Op, Response, Session};
+
+use crate::args::HintArgs;
+
+/// Reads the board, asks the player for its move as the engine protocol's `best`
+/// request does (the same player, limits and checks), and prints the answer.
+pub fn run(args: &HintArgs) -> Result<()> {
+    let board = read_board(args.board.as_deref())?;
+    let spec = args.ai.spec()?;
+    let limits = args.ai.limits()?;
+    let mut session = Session::new(&spec.to_string()).map_err(|e| anyhow!("{e}"))?;
+    let answer = session.handle(&Op::Best {
+        board,
+        ai: None,
+        limits,
+    });
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", answer.to_line(None))?;
+        return match answer {
+            Response::Error(e) => Err(anyhow!(e)),
+            _ => Ok(()),
+        };
+    }
+    match answer {
+        Response::Best(best) => {
+            write!(out, "{board}")?;
+            writeln!(out, "{}", describe(best, &spec.to_string()))?;
+            Ok(())
+        }
+        Response::Error(e) => Err(anyhow!(e)),
+        other => bail!("unexpected answer {}", other.to_line(None)),
+    }
+}
+
+/// The board from the argument, or from standard input when it is `-` or left out.
+fn read_board(arg: Option<&str>) -> Result<Board> {
+    let (text, from) = match arg {
+        Some(text) if text != "-" => (text.to_owned(), "the board"),
+        _ => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the board from standard input")?;
+            (text, "the board on standard input")
+        }
+    };
+    text.parse()
+        .with_context(|| format!("{from} is not a 2048 board"))
+}
+
+/// The answer as text: the move and its search, then each move's value. (No time: the
+/// first request of a session also makes the player, which may read a network.)
+fn describe(best: Option<BestMove>, player: &str) -> String {
+    let Some(best) = best else {
+        return "no move is legal: the game is over".to_owned();
+    };
+    let mut text = format!(
+        "{}: the move of {player} (depth {}, {} nodes)",
+        best.dir, best.depth, best.nodes
+    );
+    for (dir, value) in Dir::ALL.iter().zip(best.values) {
+        let value = match value {
+            Some(v) => format!("{v:.1}"),
+            None => "illegal".to_owned(),
+        };
+        let mark = if *dir == best.dir { "  best" } else { "" };
+        text += &format!("\n  {:<6}{value:>14}{mark}", dir.name());
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_marks_the_best_move_and_the_illegal_ones() {
+        let best = BestMove {
+            dir: Dir::Left,
+            value: 12.5,
+            depth: 2,
+            nodes: 340,
+            values: [Some(3.0), None, Some(12.5), Some(-1.3)],
+        };
+        let text = describe(Some(best), "expectimax");
+        assert_eq!(
+            text,
+            "left: the move of expectimax (depth 2, 340 nodes)\n  \
+             up               3.0\n  \
+             down         illegal\n  \
+             left            12.5  best\n  \
+             right           -1.3"
+        );
+        assert_eq!(
+            describe(None, "greedy"),
+            "no move is legal: the game is over"
+        );
+    }
+}
