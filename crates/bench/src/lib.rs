@@ -71,7 +71,9 @@ pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use pool::{panic_message, run_tasks};
 pub use record::GameRecord;
 pub use report::format_summary;
-pub use run::{play_game, play_game_until, resume_bench, run_bench, BenchConfig, BenchError};
+pub use run::{
+    play_game, play_game_until, play_game_watched, resume_bench, run_bench, BenchConfig, BenchError,
+};
 pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
 pub use sweep::{

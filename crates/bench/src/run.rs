@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ai2048_ai::{check_player, create_player, PlayerError, PlayerSpec, SearchLimits};
 use ai2048_engine::rng::derive_seed;
-use ai2048_engine::{Dir, Game, PlayError, Rules, RulesError};
+use ai2048_engine::{Board, Dir, Game, PlayError, Rules, RulesError};
 
 use crate::{run_tasks, GameRecord};
 
@@ -295,6 +295,33 @@ pub fn play_game_until(
     index: u64,
     stopped: impl Fn() -> bool,
 ) -> Result<Option<GameRecord>, BenchError> {
+    play_game_watched(config, index, stopped, |_| {})
+}
+
+/// [`play_game_until`] that also shows `watch` the board after every move, its new
+/// tile spawned: to learn more of a game than its record holds, such as where it
+/// entered each stage of a network.
+///
+/// # Errors
+///
+/// As [`play_game`].
+///
+/// ```
+/// use ai2048_bench::{play_game_watched, BenchConfig};
+/// let config = BenchConfig::new("greedy".parse()?);
+/// let mut largest = Vec::new();
+/// let record = play_game_watched(&config, 0, || false, |board| largest.push(board.max_tile()))?
+///     .expect("not stopped");
+/// assert_eq!(largest.len() as u64, record.moves);
+/// assert_eq!(largest.last(), Some(&record.max_tile));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn play_game_watched(
+    config: &BenchConfig,
+    index: u64,
+    stopped: impl Fn() -> bool,
+    mut watch: impl FnMut(Board),
+) -> Result<Option<GameRecord>, BenchError> {
     let seed = config.game_seed(index);
     let mut game = Game::new(seed, config.rules).map_err(BenchError::Rules)?;
     let mut player = create_player(&config.player, seed).map_err(BenchError::Player)?;
@@ -339,7 +366,7 @@ pub fn play_game_until(
             });
         };
         match game.try_play(dir) {
-            Ok(_) => {}
+            Ok(_) => watch(game.board()),
             // Under `illegal_move_spawns`, a game can be over with moves on the board.
             Err(PlayError::GameOver) => break,
             Err(PlayError::IllegalMove(dir)) => {

@@ -550,6 +550,16 @@ pub struct TrainArgs {
     /// goes on with them. Report lines count only the games started anew.
     #[arg(long, value_name = "T,...")]
     pub carousel: Option<String>,
+    /// Before training, fill the carousel's pools (--carousel's, or the file's) from
+    /// --pool-games games of this player: where each game entered each stage. Its games
+    /// reach the stages that the network's own games do not yet: greedy:network=FILE
+    /// (a trained network's policy, fast), or a searching player such as the default
+    /// expectimax with depth=1.
+    #[arg(long, value_name = "PLAYER")]
+    pub pools_by: Option<String>,
+    /// How many games --pools-by plays (default 1000), on --threads threads.
+    #[arg(long, value_name = "N", requires = "pools_by")]
+    pub pool_games: Option<u64>,
     /// Draw the learning curve (mean score and tile rates per report) to this SVG or
     /// PNG file at the end.
     #[arg(long, value_name = "FILE")]

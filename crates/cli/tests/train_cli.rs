@@ -33,6 +33,20 @@ fn train(out: &Path, games: &str, extra: &[&str]) -> String {
     stdout
 }
 
+/// Asserts that training one game of the small network into `out` with `extra` fails,
+/// saying `message`.
+fn train_fails(out: &Path, extra: &[&str], message: &str) {
+    let mut args = vec!["train", "--tuples", "small", "--games", "1", "-q", "--out"];
+    args.push(path(out));
+    args.extend_from_slice(extra);
+    let run = ai2048(&args);
+    let stderr = text(&run.stderr);
+    assert!(
+        !run.status.success() && stderr.contains(message),
+        "{extra:?}: {stderr}"
+    );
+}
+
 #[test]
 fn training_reports_a_learning_curve_and_resumes_exactly() {
     let out = temp_path("curve");
@@ -393,19 +407,7 @@ fn the_carousel_goes_on_from_the_file() {
         again.contains("carousel over the stages 256,512"),
         "{again}"
     );
-    // Training one game into `file` with `more` must fail, saying `message`.
-    let fails = |file: &Path, more: &[&str], message: &str| {
-        let mut args = vec!["train", "--tuples", "small", "--games", "1", "-q", "--out"];
-        args.push(path(file));
-        args.extend_from_slice(more);
-        let run = ai2048(&args);
-        let stderr = text(&run.stderr);
-        assert!(
-            !run.status.success() && stderr.contains(message),
-            "{more:?}: {stderr}"
-        );
-    };
-    fails(
+    train_fails(
         &out,
         &["--resume", "--carousel", "1024"],
         "goes round the stages 256,512 already",
@@ -413,8 +415,76 @@ fn the_carousel_goes_on_from_the_file() {
     let _ = std::fs::remove_file(&out);
     for bad in ["8192,4096", "x", ""] {
         let fresh = temp_path("carousel-bad");
-        fails(&fresh, &["--carousel", bad], "--carousel");
+        train_fails(&fresh, &["--carousel", bad], "--carousel");
         assert!(!fresh.exists());
+    }
+}
+
+#[test]
+fn pools_by_fills_the_pools_from_another_players_games() {
+    let pooled = |name: &str, threads: &str| {
+        let out = temp_path(name);
+        let stdout = train(
+            &out,
+            "4",
+            &[
+                "--carousel",
+                "256,512",
+                "--pools-by",
+                "greedy:eval=simple",
+                "--pool-games",
+                "6",
+                "-t",
+                threads,
+            ],
+        );
+        let _ = std::fs::remove_file(&out);
+        assert!(
+            stdout.contains("filling the carousel's pools from 6 games of greedy:eval=simple\n"),
+            "{stdout}"
+        );
+        // The pools as filled, before the training games add to them.
+        let filled = stdout
+            .lines()
+            .find(|l| l.starts_with("carousel pools: 256: "))
+            .unwrap_or_else(|| panic!("no pools in {stdout}"))
+            .to_owned();
+        assert!(stdout.find(&filled) < stdout.find("games  "), "{stdout}");
+        filled
+    };
+    let filled = pooled("pools-1", "1");
+    // Six games, each entering 256 at most once: six entries at most, and some.
+    let entered: u64 = filled["carousel pools: 256: ".len()..]
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{filled}"));
+    assert!((1..=6).contains(&entered), "{filled}");
+    // The pools do not depend on the threads that played their games.
+    assert_eq!(pooled("pools-2", "2"), filled);
+
+    let fresh = temp_path("pools-bad");
+    for (more, message) in [
+        (&["--pools-by", "greedy"][..], "give --carousel"),
+        (&["--pool-games", "3"], "--pools-by"),
+        (
+            &["--carousel", "256", "--pools-by", "nope"],
+            "unknown player",
+        ),
+        (
+            &[
+                "--carousel",
+                "256",
+                "--pools-by",
+                "greedy",
+                "--pool-games",
+                "0",
+            ],
+            "--pool-games",
+        ),
+    ] {
+        train_fails(&fresh, more, message);
+        assert!(!fresh.exists(), "{more:?}");
     }
 }
 

@@ -24,6 +24,8 @@ use crate::files::{check_out, command_line, write_atomic};
 use crate::interrupt::{catch_ctrl_c, Outcome};
 use crate::progress::games_bar;
 
+mod pools;
+
 /// The tiles whose reach a report line gives.
 pub(crate) const REPORT_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 
@@ -42,6 +44,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     let mut net = network(args)?;
     let config = config(args, &net)?;
     let games = games(args)?;
+    let pools = pools::pools_player(args, &net)?;
     let deadline = args
         .minutes
         .map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
@@ -96,6 +99,25 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
                 .unwrap_or_default(),
         describe_rules(config.rules),
     )?;
+    if let Some(pools) = &pools {
+        let filled = pools::fill_pools(
+            &mut net,
+            pools,
+            config.seed,
+            config.threads,
+            config.rules,
+            stop,
+            &mut out,
+        )?;
+        if !filled {
+            writeln!(
+                out,
+                "stopped while the pools filled: nothing trained, {} left as it was",
+                args.out.display()
+            )?;
+            return Ok(Outcome::Interrupted);
+        }
+    }
     writeln!(out, "\n{}", report_header())?;
     out.flush()?;
     drop(out);
