@@ -283,7 +283,7 @@ legal (the answer says so), and with 1 when the board or an option is wrong."
 pub struct HintArgs {
     /// The board: 4 rows of 4 tiles (0 or . for an empty cell), the rows on lines of their
     /// own or split by / or ; ("2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 2"), JSON rows
-    /// ([[2,2,4,8],...]) or 16 hex digits of exponents. - or nothing reads it from
+    /// (`[[2,2,4,8],...]`) or 16 hex digits of exponents. - or nothing reads it from
     /// standard input.
     #[arg(value_name = "BOARD")]
     pub board: Option<String>,
