@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use crate::args::TrainArgs;
 
 /// The games `--pools-by` plays when `--pool-games` is not given.
-pub(super) const DEFAULT_POOL_GAMES: u64 = 1000;
+const DEFAULT_POOL_GAMES: u64 = 1000;
 
 /// The seed stream of the pools' games, apart from every training game's
 /// (`derive_seed(--seed, g)` for game `g`).
