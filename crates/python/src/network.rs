@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use ai2048_ai::eval::Evaluator;
 use ai2048_ai::ntuple::{
-    best_afterstate, parse_tuples, Learning, NTupleNetwork, Restart, TrainConfig, Trainer,
+    best_afterstate, parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages, TrainConfig,
+    Trainer,
 };
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
@@ -26,6 +27,9 @@ const TRAIN_SLICE: Duration = Duration::from_millis(100);
 ///
 /// ``Network("small")`` is a new network of the named tuple set (``"4x6"``, 256 MiB;
 /// ``"small"``, 1.25 MiB) or of cells such as ``"0,1,2,3;4,5,6,7"``, every weight 0.
+/// ``stages`` (such as ``"16384"``: sums of a board's distinct tiles, as ``ai2048 train
+/// --stages``) gives each stage of the game tables of its own; ``init`` values every
+/// board at that at first (an optimistic start, as ``--init``).
 /// Save it with :meth:`save`, read it back with :meth:`load`, and play with it through
 /// ``Player("greedy", network=path)`` or ``Player("expectimax", network=path)``.
 #[pyclass(frozen, module = "ai2048", name = "Network")]
@@ -37,16 +41,51 @@ impl PyNetwork {
     fn net(&self) -> MutexGuard<'_, NTupleNetwork> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// Makes the network train with a carousel over the stages `text`; one that goes
+    /// round them already keeps its pools, and one that goes round others is an error.
+    fn go_round(&self, text: &str) -> PyResult<()> {
+        let stages: Stages = text
+            .parse()
+            .map_err(|e| value_error(format!("carousel: {e}")))?;
+        let mut net = self.net();
+        match net.carousel() {
+            Some(kept) if kept.stages() == &stages => Ok(()),
+            Some(kept) => Err(value_error(format!(
+                "carousel: the network goes round the stages {} already",
+                kept.stages()
+            ))),
+            None => {
+                let carousel =
+                    Carousel::new(stages).map_err(|e| value_error(format!("carousel: {e}")))?;
+                net.set_carousel(Some(carousel));
+                Ok(())
+            }
+        }
+    }
 }
 
 #[pymethods]
 impl PyNetwork {
     #[new]
-    #[pyo3(signature = (tuples = "4x6"))]
-    fn new(tuples: &str) -> PyResult<PyNetwork> {
+    #[pyo3(signature = (tuples = "4x6", *, stages = None, init = 0.0))]
+    fn new(tuples: &str, stages: Option<&str>, init: f32) -> PyResult<PyNetwork> {
         let tuples = parse_tuples(tuples).map_err(|e| value_error(format!("tuples: {e}")))?;
+        let stages = stages
+            .map(str::parse::<Stages>)
+            .transpose()
+            .map_err(|e| value_error(format!("stages: {e}")))?;
+        if !init.is_finite() || init.abs() > 1e7 {
+            return Err(value_error(format!(
+                "init must be a number from -10000000 to 10000000, not {init}"
+            )));
+        }
         Ok(PyNetwork {
-            inner: Mutex::new(NTupleNetwork::new(tuples)),
+            inner: Mutex::new(NTupleNetwork::with_stages(
+                tuples,
+                stages.unwrap_or_default(),
+                init,
+            )),
         })
     }
 
@@ -84,13 +123,17 @@ impl PyNetwork {
     /// ``steps`` above 1 learns toward the TD(λ) return over that many moves ahead,
     /// with ``lambda_`` (1 makes it ``steps``-step TD). ``backward`` learns each game
     /// (and each restart's play) once it ends, from its end back to its start, toward
-    /// the λ-return over the rest of it, with ``lambda_``.
+    /// the λ-return over the rest of it, with ``lambda_``. ``carousel`` (such as
+    /// ``"16384,24576"``) starts the games in turn anew and from pools of positions
+    /// where earlier games entered each of those stages (carousel shaping, as ``ai2048
+    /// train --carousel``); the pools are kept with the network, which goes on with
+    /// them.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, carousel = None))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -106,6 +149,7 @@ impl PyNetwork {
         steps: u32,
         lambda_: f32,
         backward: bool,
+        carousel: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let asked = learning
             .map(str::parse::<Learning>)
@@ -134,6 +178,9 @@ impl PyNetwork {
             };
             value_error(e.message(name))
         })?;
+        if let Some(text) = carousel {
+            self.go_round(text)?;
+        }
         let trainer = Trainer::new(config);
         let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
         let mut trained = 0;
@@ -209,6 +256,26 @@ impl PyNetwork {
     #[getter]
     fn weight_count(&self) -> usize {
         self.net().weight_count()
+    }
+
+    /// Where each stage begins, as ``stages`` takes them (``"16384"``), or ``""`` for
+    /// one stage.
+    #[getter]
+    fn stages(&self) -> String {
+        self.net()
+            .stages()
+            .thresholds()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The carousel's pools, stage by stage (``"16384: 1000 of 5230 entries; ..."``),
+    /// or ``None`` when the network trains without one.
+    #[getter]
+    fn carousel(&self) -> Option<String> {
+        self.net().carousel().map(ToString::to_string)
     }
 
     fn __repr__(&self) -> String {

@@ -156,3 +156,33 @@ def test_a_packed_network_loads_and_trains_on(tmp_path: Path) -> None:
     assert back.value(board) == pytest.approx(net.value(board), abs=2.0)
     back.train(5)
     assert back.games == 55
+
+
+def test_stages_and_an_optimistic_start_make_a_new_network() -> None:
+    one = Network("small")
+    two = Network("small", stages="256", init=5.0)
+    assert two.weight_count == 2 * one.weight_count
+    assert (one.stages, two.stages) == ("", "256")
+    assert two.value(Board()) == pytest.approx(5.0)
+    assert two.value(Board([[512, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])) == pytest.approx(5.0)
+    for bad, message in [({"stages": "x"}, "stages"), ({"init": float("nan")}, "init")]:
+        with pytest.raises(ValueError, match=message):
+            Network("small", **bad)
+
+
+def test_the_carousel_goes_round_its_stages_and_stays_with_the_network(tmp_path: Path) -> None:
+    net = Network("small")
+    assert net.carousel is None
+    net.train(30, seed=4, carousel="256,512")
+    pools = net.carousel
+    assert pools is not None and pools.startswith("256: "), pools
+    path = tmp_path / "carousel.bin"
+    net.save(path)
+    again = Network.load(path)
+    assert again.carousel == pools
+    again.train(5, seed=4, carousel="256,512")
+    with pytest.raises(ValueError, match="goes round the stages 256,512 already"):
+        again.train(1, carousel="1024")
+    with pytest.raises(ValueError, match="carousel"):
+        Network("small").train(1, carousel="")
+
