@@ -262,13 +262,11 @@ impl PyNetwork {
     /// one stage.
     #[getter]
     fn stages(&self) -> String {
-        self.net()
-            .stages()
-            .thresholds()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
+        let net = self.net();
+        match net.stages().count() {
+            1 => String::new(),
+            _ => net.stages().to_string(),
+        }
     }
 
     /// The carousel's pools, stage by stage (``"16384: 1000 of 5230 entries; ..."``),

@@ -158,6 +158,33 @@ impl Stages {
         let sum = distinct_sum(board);
         self.thresholds.iter().take_while(|&&t| sum >= t).count()
     }
+
+    /// The stage a game enters at `board`, when that is past `reached` (the furthest
+    /// stage of the game so far) and `board` still has a move: the positions carousel
+    /// shaping starts training games from.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::Stages;
+    /// use ai2048_engine::Board;
+    /// let stages: Stages = "64,128".parse()?;
+    /// let early: Board = "32 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// let first: Board = "64 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// let second: Board = "128 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert_eq!(stages.entered(early, 0), None);
+    /// assert_eq!(stages.entered(first, 0), Some(1));
+    /// assert_eq!(stages.entered(first, 1), None, "entered already");
+    /// assert_eq!(stages.entered(second, 1), Some(2));
+    /// let lost: Board = "128 2 4 8/2 4 8 16/4 8 16 32/8 16 32 64".parse()?;
+    /// assert!(lost.is_over());
+    /// assert_eq!(stages.entered(lost, 0), None, "no move left");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn entered(&self, board: Board, reached: usize) -> Option<usize> {
+        let stage = self.of(board);
+        (stage > reached && !board.is_over()).then_some(stage)
+    }
 }
 
 /// The sum of the distinct tiles of `board`.

@@ -687,12 +687,9 @@ impl<'a> Worker<'a> {
             moves += 1;
             board = after.with_random_tile(rng, p4).0;
             if let Some((_, stages)) = &self.carousel {
-                let stage = stages.of(board.board());
-                if stage > self.reached {
+                if let Some(stage) = stages.entered(board.board(), self.reached) {
                     self.reached = stage;
-                    if !board.board().is_over() {
-                        self.entries.push((stage, board.board()));
-                    }
+                    self.entries.push((stage, board.board()));
                 }
             }
         }

@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use ai2048_ai::ntuple::{Carousel, NTupleNetwork};
+use ai2048_ai::ntuple::NTupleNetwork;
 use ai2048_ai::PlayerSpec;
 use ai2048_bench::{play_game_watched, run_tasks, BenchConfig};
 use ai2048_engine::rng::{derive_seed, Rng};
-use ai2048_engine::{Board, Rules};
+use ai2048_engine::Rules;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::args::TrainArgs;
@@ -77,7 +77,7 @@ pub(super) fn fill_pools(
         let mut entries = Vec::new();
         let mut reached = 0;
         let record = play_game_watched(&config, index, stopped, |board| {
-            if let Some(stage) = entered(&carousel, board, reached) {
+            if let Some(stage) = carousel.stages().entered(board, reached) {
                 reached = stage;
                 entries.push((stage, board));
             }
@@ -99,32 +99,4 @@ pub(super) fn fill_pools(
     writeln!(out, "carousel pools: {carousel}")?;
     net.set_carousel(Some(carousel));
     Ok(true)
-}
-
-/// The stage `board` enters, if it is past `reached` (the furthest stage of its game
-/// so far) and still has a move: the positions training games start from.
-fn entered(carousel: &Carousel, board: Board, reached: usize) -> Option<usize> {
-    let stage = carousel.stage_of(board);
-    (stage > reached && !board.is_over()).then_some(stage)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_board_enters_a_stage_once_and_only_with_a_move() {
-        let carousel = Carousel::new("64,128".parse().expect("stages")).expect("a carousel");
-        let board = |text: &str| -> Board { text.parse().expect("a board") };
-        let early = board("32 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
-        let first = board("64 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
-        let second = board("128 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
-        assert_eq!(entered(&carousel, early, 0), None);
-        assert_eq!(entered(&carousel, first, 0), Some(1));
-        assert_eq!(entered(&carousel, first, 1), None, "entered already");
-        assert_eq!(entered(&carousel, second, 1), Some(2));
-        let lost = board("128 2 4 8/2 4 8 16/4 8 16 32/8 16 32 64");
-        assert!(lost.is_over());
-        assert_eq!(entered(&carousel, lost, 0), None, "no move left");
-    }
 }
