@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use ai2048_ai::eval::Evaluator;
 use ai2048_ai::ntuple::{
-    best_afterstate, parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages, TrainConfig,
-    Trainer,
+    best_afterstate, check_initial_value, parse_tuples, Carousel, Learning, NTupleNetwork, Restart,
+    Stages, TrainConfig, Trainer,
 };
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
@@ -75,11 +75,7 @@ impl PyNetwork {
             .map(str::parse::<Stages>)
             .transpose()
             .map_err(|e| value_error(format!("stages: {e}")))?;
-        if !init.is_finite() || init.abs() > 1e7 {
-            return Err(value_error(format!(
-                "init must be a number from -10000000 to 10000000, not {init}"
-            )));
-        }
+        check_initial_value(init).map_err(|e| value_error(format!("init {e}")))?;
         Ok(PyNetwork {
             inner: Mutex::new(NTupleNetwork::with_stages(
                 tuples,

@@ -47,7 +47,9 @@ pub use builtin::{builtin, builtin_file, install_builtin};
 pub use carousel::{Carousel, NoCarouselStages, Pool, POOL_CAPACITY};
 pub use ceiling::Ceiling;
 pub use file::{NetworkError, MAX_WEIGHTS};
-pub use network::{implied_score, NTupleNetwork, MAX_LOOKUPS};
+pub use network::{
+    check_initial_value, implied_score, NTupleNetwork, MAX_INITIAL_VALUE, MAX_LOOKUPS,
+};
 pub use packed::{packed_info, PackedInfo, PACKED_MAGIC};
 pub use stages::{Stages, StagesError, MAX_STAGES};
 pub use trainer::{

@@ -13,6 +13,33 @@ use crate::eval::Evaluator;
 /// The most lookups one value takes: 16 tuples at 8 images each.
 pub const MAX_LOOKUPS: usize = 128;
 
+/// The largest value, either way, a new network's boards may start at
+/// ([`NTupleNetwork::with_stages`]'s `initial_value`).
+pub const MAX_INITIAL_VALUE: f32 = 1e7;
+
+/// Checks a value new networks' boards start at: finite, and within
+/// [`MAX_INITIAL_VALUE`] either way.
+///
+/// # Errors
+///
+/// What is wrong, to follow the name of the setting.
+///
+/// ```
+/// use ai2048_ai::ntuple::check_initial_value;
+/// assert!(check_initial_value(320000.0).is_ok());
+/// let err = check_initial_value(f32::NAN).unwrap_err();
+/// assert_eq!(err, "must be a number from -10000000 to 10000000, not NaN");
+/// ```
+pub fn check_initial_value(value: f32) -> Result<(), String> {
+    if value.is_finite() && value.abs() <= MAX_INITIAL_VALUE {
+        Ok(())
+    } else {
+        Err(format!(
+            "must be a number from -{MAX_INITIAL_VALUE} to {MAX_INITIAL_VALUE}, not {value}"
+        ))
+    }
+}
+
 /// An n-tuple network: the value of a board is the sum, over its tuples and the eight
 /// symmetric images of the board, of the weight each tuple's cells pick out of its
 /// table. A network with [`Stages`] keeps a set of tables per stage of the game and

@@ -11,8 +11,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::ntuple::{
-    parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages, TrainConfig, TrainedGame,
-    Trainer,
+    check_initial_value, parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages,
+    TrainConfig, TrainedGame, Trainer,
 };
 use ai2048_bench::{plot_curve, CurvePoint, PlotFormat};
 use anyhow::{anyhow, bail, Context, Result};
@@ -296,9 +296,7 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
         .transpose()
         .context("--stages")?;
     if let Some(v) = args.init {
-        if !v.is_finite() || v.abs() > 1e7 {
-            bail!("--init must be a number from -10000000 to 10000000, not {v}");
-        }
+        check_initial_value(v).map_err(|e| anyhow!("--init {e}"))?;
     }
     let carousel = args
         .carousel
