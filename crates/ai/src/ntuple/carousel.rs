@@ -63,6 +63,36 @@ impl core::fmt::Display for NoCarouselStages {
 
 impl std::error::Error for NoCarouselStages {}
 
+/// Why a network cannot go round a carousel ([`NTupleNetwork::go_round`]).
+///
+/// [`NTupleNetwork::go_round`]: super::NTupleNetwork::go_round
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoRoundError {
+    /// The stages asked for have no threshold.
+    NoStages(NoCarouselStages),
+    /// The network goes round these other stages already.
+    OtherStages(Stages),
+}
+
+impl core::fmt::Display for GoRoundError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            GoRoundError::NoStages(e) => e.fmt(f),
+            GoRoundError::OtherStages(kept) => {
+                write!(f, "the network goes round the stages {kept} already")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GoRoundError {}
+
+impl From<NoCarouselStages> for GoRoundError {
+    fn from(e: NoCarouselStages) -> GoRoundError {
+        GoRoundError::NoStages(e)
+    }
+}
+
 impl Carousel {
     /// A carousel of empty pools, one per threshold of `stages`.
     ///

@@ -44,7 +44,7 @@ mod tuple;
 mod weights;
 
 pub use builtin::{builtin, builtin_file, install_builtin};
-pub use carousel::{Carousel, NoCarouselStages, Pool, POOL_CAPACITY};
+pub use carousel::{Carousel, GoRoundError, NoCarouselStages, Pool, POOL_CAPACITY};
 pub use ceiling::Ceiling;
 pub use file::{NetworkError, MAX_WEIGHTS};
 pub use network::{

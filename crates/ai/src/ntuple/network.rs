@@ -3,7 +3,7 @@
 
 use ai2048_engine::Board;
 
-use super::carousel::Carousel;
+use super::carousel::{Carousel, GoRoundError};
 use super::index::{capped_at, symmetries, TupleIndex};
 use super::stages::{Stages, StagesError};
 use super::tuple::Tuple;
@@ -265,6 +265,37 @@ impl NTupleNetwork {
     /// Sets or removes the carousel the network trains with.
     pub fn set_carousel(&mut self, carousel: Option<Carousel>) {
         self.carousel = carousel;
+    }
+
+    /// Makes the network train with a carousel over `stages`: a network that goes
+    /// round those stages already keeps its pools (so a resumed run goes on with
+    /// them), and one that goes round others is an error, as is a carousel of no
+    /// threshold.
+    ///
+    /// # Errors
+    ///
+    /// [`GoRoundError::OtherStages`] with the stages the network goes round already;
+    /// [`GoRoundError::NoStages`] when `stages` has no threshold.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{GoRoundError, NTupleNetwork, Stages};
+    /// let mut net = NTupleNetwork::new(vec!["0,1,2,3".parse()?]);
+    /// net.go_round("256,512".parse()?)?;
+    /// net.go_round("256,512".parse()?)?; // the same stages: the pools are kept
+    /// assert_eq!(net.carousel().unwrap().stages().to_string(), "256,512");
+    /// let other: Stages = "1024".parse()?;
+    /// assert!(matches!(net.go_round(other), Err(GoRoundError::OtherStages(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn go_round(&mut self, stages: Stages) -> Result<(), GoRoundError> {
+        match &self.carousel {
+            Some(kept) if kept.stages() == &stages => Ok(()),
+            Some(kept) => Err(GoRoundError::OtherStages(kept.stages().clone())),
+            None => {
+                self.carousel = Some(Carousel::new(stages)?);
+                Ok(())
+            }
+        }
     }
 
     /// Takes the carousel out, for training to fill.

@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::ntuple::{
-    check_initial_value, parse_tuples, Carousel, Learning, NTupleNetwork, Restart, Stages,
+    check_initial_value, parse_tuples, GoRoundError, Learning, NTupleNetwork, Restart, Stages,
     TrainConfig, TrainedGame, Trainer,
 };
 use ai2048_bench::{plot_curve, CurvePoint, PlotFormat};
@@ -100,7 +100,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
         describe_rules(config.rules),
     )?;
     if let Some(pools) = &pools {
-        let filled = pools::fill_pools(
+        let filled = pools::fill_net_pools(
             &mut net,
             pools,
             config.seed,
@@ -301,22 +301,18 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
     let carousel = args
         .carousel
         .as_deref()
-        .map(|text| {
-            text.parse::<Stages>()
-                .map_err(anyhow::Error::from)
-                .and_then(|stages| Ok(Carousel::new(stages)?))
-        })
+        .map(str::parse::<Stages>)
         .transpose()
         .context("--carousel")?;
     let mut net = network_of(args, tuples, stages)?;
-    match (carousel, net.carousel()) {
-        (Some(asked), Some(kept)) if asked.stages() != kept.stages() => bail!(
-            "--carousel: {} goes round the stages {} already; leave --carousel out to go on with them",
-            args.out.display(),
-            kept.stages()
-        ),
-        (Some(asked), None) => net.set_carousel(Some(asked)),
-        _ => {}
+    if let Some(stages) = carousel {
+        net.go_round(stages).map_err(|e| match e {
+            GoRoundError::OtherStages(_) => anyhow!(
+                "--carousel: {}: {e}; leave --carousel out to go on with them",
+                args.out.display()
+            ),
+            GoRoundError::NoStages(_) => anyhow!("--carousel: {e}"),
+        })?;
     }
     Ok(net)
 }
