@@ -1,9 +1,6 @@
 //! `ai2048.bench`: many seeded games on threads, with the statistics of
 //! `ai2048 bench`, as the document its `--json` writes.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
-
 use ai2048_bench::{run_bench, to_json, BenchConfig, MergedRun};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -12,9 +9,7 @@ use pyo3::types::PyDict;
 use crate::errors::{bench_error, value_error};
 use crate::game::rules_of;
 use crate::player::{limits_of, spec_of};
-
-/// How long the waiting thread sleeps between looks at the games and at Ctrl-C.
-const POLL: Duration = Duration::from_millis(20);
+use crate::worker::run_stoppable;
 
 /// Play ``games`` seeded games of the player ``ai`` and return their statistics.
 ///
@@ -88,42 +83,7 @@ pub(crate) fn bench(
     };
     config.validate().map_err(|e| bench_error(&e))?;
 
-    let stop = AtomicBool::new(false);
-    let (records, interrupt) = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| run_bench(&config, &stop, |_| {}));
-        let mut interrupt = None;
-        while !worker.is_finished() {
-            py.detach(|| {
-                let start = Instant::now();
-                while !worker.is_finished() && start.elapsed() < POLL * 5 {
-                    std::thread::sleep(POLL / 4);
-                }
-            });
-            if interrupt.is_none() {
-                if let Err(e) = py.check_signals() {
-                    stop.store(true, Ordering::Relaxed);
-                    interrupt = Some(e);
-                }
-            }
-            if let (None, Some(f)) = (&interrupt, should_stop) {
-                if !stop.load(Ordering::Relaxed) {
-                    match f.call0().and_then(|v| v.is_truthy()) {
-                        Ok(asked) => stop.store(asked, Ordering::Relaxed),
-                        Err(e) => {
-                            stop.store(true, Ordering::Relaxed);
-                            interrupt = Some(e);
-                        }
-                    }
-                }
-            }
-        }
-        (worker.join(), interrupt)
-    });
-    if let Some(e) = interrupt {
-        return Err(e);
-    }
-    let records = records
-        .map_err(|_| PyRuntimeError::new_err("the benchmark thread panicked"))?
+    let records = run_stoppable(py, should_stop, |stop| run_bench(&config, stop, |_| {}))?
         .map_err(|e| bench_error(&e))?;
     let text = to_json(&config, &records)
         .map_err(|e| PyRuntimeError::new_err(format!("cannot encode the results as JSON: {e}")))?;

@@ -14,6 +14,7 @@ mod errors;
 mod game;
 mod network;
 mod player;
+mod worker;
 
 use pyo3::prelude::*;
 

@@ -5,19 +5,23 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use ai2048_ai::check_player;
 use ai2048_ai::eval::Evaluator;
 use ai2048_ai::ntuple::{
-    best_afterstate, check_initial_value, parse_tuples, Carousel, Learning, NTupleNetwork, Restart,
-    Stages, TrainConfig, Trainer,
+    best_afterstate, check_initial_value, parse_tuples, Learning, NTupleNetwork, Restart, Stages,
+    TrainConfig, Trainer,
 };
+use ai2048_bench::{pools_seed, BenchConfig};
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::board::BoardArg;
 use crate::direction::py_dir;
-use crate::errors::{network_error, value_error};
+use crate::errors::{bench_error, network_error, player_error, value_error};
 use crate::game::rules_of;
+use crate::player::spec_of;
+use crate::worker::run_stoppable;
 
 /// How long training runs without the GIL before it looks for Ctrl-C.
 const TRAIN_SLICE: Duration = Duration::from_millis(100);
@@ -48,20 +52,45 @@ impl PyNetwork {
         let stages: Stages = text
             .parse()
             .map_err(|e| value_error(format!("carousel: {e}")))?;
-        let mut net = self.net();
-        match net.carousel() {
-            Some(kept) if kept.stages() == &stages => Ok(()),
-            Some(kept) => Err(value_error(format!(
-                "carousel: the network goes round the stages {} already",
-                kept.stages()
-            ))),
-            None => {
-                let carousel =
-                    Carousel::new(stages).map_err(|e| value_error(format!("carousel: {e}")))?;
-                net.set_carousel(Some(carousel));
-                Ok(())
-            }
+        self.net()
+            .go_round(stages)
+            .map_err(|e| value_error(format!("carousel: {e}")))
+    }
+
+    /// Fills the carousel's pools from `games` games of `player`, on the threads and
+    /// rules of `config`, seeded from its seed and the games trained so far.
+    fn fill_pools(
+        &self,
+        py: Python<'_>,
+        player: &str,
+        games: u64,
+        config: &TrainConfig,
+    ) -> PyResult<()> {
+        let Some(mut carousel) = self.net().carousel().cloned() else {
+            return Err(value_error(
+                "pools_by fills the carousel's pools: give carousel (such as \"16384,24576\") too",
+            ));
+        };
+        let spec = spec_of(player, None, None)?;
+        check_player(&spec).map_err(|e| player_error(&e))?;
+        if games == 0 {
+            return Err(value_error("pool_games must be at least 1"));
         }
+        let bench = BenchConfig {
+            games,
+            seed: pools_seed(config.seed, self.net().games()),
+            jobs: config.threads.max(1),
+            rules: config.rules,
+            ..BenchConfig::new(spec)
+        };
+        let filled = run_stoppable(py, None, |stop| {
+            ai2048_bench::fill_pools(&mut carousel, &bench, stop)
+        })?
+        .map_err(|e| bench_error(&e))?;
+        if filled {
+            self.net().set_carousel(Some(carousel));
+        }
+        Ok(())
     }
 }
 
@@ -123,13 +152,18 @@ impl PyNetwork {
     /// ``"16384,24576"``) starts the games in turn anew and from pools of positions
     /// where earlier games entered each of those stages (carousel shaping, as ``ai2048
     /// train --carousel``); the pools are kept with the network, which goes on with
-    /// them.
+    /// them. ``pools_by`` (a player, such as ``"expectimax:depth=1"``) first fills
+    /// the carousel's pools from ``pool_games`` games of that player (as ``ai2048 train
+    /// --pools-by``), played on ``threads`` threads and seeded from ``seed`` and the
+    /// games trained so far (apart from the training games' seeds), so that stages the network's own games do not
+    /// yet reach have positions to start from; Ctrl-C there stops before any training,
+    /// the pools unchanged.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, carousel = None))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, carousel = None, pools_by = None, pool_games = 1000))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -146,6 +180,8 @@ impl PyNetwork {
         lambda_: f32,
         backward: bool,
         carousel: Option<&str>,
+        pools_by: Option<&str>,
+        pool_games: u64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let asked = learning
             .map(str::parse::<Learning>)
@@ -176,6 +212,9 @@ impl PyNetwork {
         })?;
         if let Some(text) = carousel {
             self.go_round(text)?;
+        }
+        if let Some(player) = pools_by {
+            self.fill_pools(py, player, pool_games, &config)?;
         }
         let trainer = Trainer::new(config);
         let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));

@@ -186,3 +186,25 @@ def test_the_carousel_goes_round_its_stages_and_stays_with_the_network(tmp_path:
     with pytest.raises(ValueError, match="carousel"):
         Network("small").train(1, carousel="")
 
+
+
+def test_pools_by_fills_the_carousel_from_another_players_games() -> None:
+    net = Network("small")
+    net.train(0, carousel="128,256", pools_by="greedy:eval=heuristic", pool_games=4)
+    # Each of these four games makes a 128 and a 256, entering both stages once.
+    assert net.carousel == "128: 4 of 4 entries; 256: 4 of 4 entries"
+    same = Network("small")
+    same.train(0, carousel="128,256", pools_by="greedy:eval=heuristic", pool_games=4, threads=2)
+    assert same.carousel == net.carousel
+    # Another call adds four games' entries; training games add theirs after.
+    net.train(0, pools_by="greedy:eval=heuristic", pool_games=4)
+    assert net.carousel == "128: 8 of 8 entries; 256: 8 of 8 entries"
+    net.train(3, seed=1)
+    assert net.games == 3 and net.carousel != "128: 8 of 8 entries; 256: 8 of 8 entries"
+    for bad, message in [
+        ({"pools_by": "greedy"}, "give carousel"),
+        ({"carousel": "256", "pools_by": "nobody"}, "nobody"),
+        ({"carousel": "256", "pools_by": "random", "pool_games": 0}, "pool_games"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            Network("small").train(1, **bad)
