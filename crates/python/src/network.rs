@@ -155,9 +155,9 @@ impl PyNetwork {
     /// them. ``pools_by`` (a player, such as ``"expectimax:depth=1"``) first fills
     /// the carousel's pools from ``pool_games`` games of that player (as ``ai2048 train
     /// --pools-by``), played on ``threads`` threads and seeded from ``seed`` and the
-    /// games trained so far (apart from the training games' seeds), so that stages the network's own games do not
-    /// yet reach have positions to start from; Ctrl-C there stops before any training,
-    /// the pools unchanged.
+    /// games trained so far (apart from the training games' seeds), so that stages
+    /// the network's own games do not yet reach have positions to start from; Ctrl-C
+    /// there stops before any training, the pools unchanged.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
