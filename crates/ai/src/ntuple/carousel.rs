@@ -147,12 +147,6 @@ impl Carousel {
         Some((stage + 1, pool.boards[i]))
     }
 
-    /// The stage, from 0, of `board`.
-    #[must_use]
-    pub fn stage_of(&self, board: Board) -> usize {
-        self.stages.of(board)
-    }
-
     /// Adds `board`, where a game entered `stage` (from 1), to that stage's pool.
     ///
     /// # Panics
@@ -248,7 +242,7 @@ mod tests {
                 Some(3)
             ]
         );
-        assert_eq!(c.stage_of(board(8192)), 2);
+        assert_eq!(c.stages().of(board(8192)), 2);
         assert_eq!(
             c.to_string(),
             "4096: 1 of 1 entries; 8192: 0 of 0 entries; 16384: 1 of 1 entries"
