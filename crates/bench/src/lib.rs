@@ -9,7 +9,8 @@
 //!   [`MergedRun`]: the shards of a run, played apart, merged back into the run.
 //! - [`GameRecord`]: what one game came to; [`run_tasks`]: the pool of threads that
 //!   plays games, for benchmarks, sweeps and tuning alike.
-//! - [`fill_pools`]: a training carousel's pools filled from another player's games.
+//! - [`fill_network_pools`] and [`fill_pools`]: a training carousel's pools filled
+//!   from another player's games.
 //! - [`Comparison`]: two runs over the same seeds compared game by game (the paired
 //!   score difference, and McNemar's test on the tiles only one reached).
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
@@ -71,7 +72,7 @@ pub use merge::{MergeError, MergedRun};
 #[cfg(feature = "plot")]
 pub use plot::{plot_sweep, PlotError, PlotFormat};
 pub use pool::{panic_message, run_tasks};
-pub use pools::{fill_pools, pools_seed};
+pub use pools::{fill_network_pools, fill_pools, PoolGames};
 pub use record::GameRecord;
 pub use report::format_summary;
 pub use run::{

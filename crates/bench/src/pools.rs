@@ -4,8 +4,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use ai2048_ai::ntuple::Carousel;
+use ai2048_ai::ntuple::{Carousel, NTupleNetwork};
+use ai2048_ai::PlayerSpec;
 use ai2048_engine::rng::{derive_seed, Rng};
+use ai2048_engine::Rules;
 
 use crate::pool::run_tasks;
 use crate::run::{play_game_watched, BenchConfig, BenchError};
@@ -18,16 +20,98 @@ const POOLS_STREAM: u64 = u64::MAX;
 /// trained `trained_games` games so far: apart from the training games' seeds, and new
 /// after each part of a resumed run, so that a part adds new positions rather than
 /// the same again.
+fn pools_seed(train_seed: u64, trained_games: u64) -> u64 {
+    derive_seed(derive_seed(train_seed, POOLS_STREAM), trained_games)
+}
+
+/// The games that fill a network's carousel pools before it trains
+/// ([`fill_network_pools`]): `ai2048 train --pools-by PLAYER --pool-games N`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolGames {
+    /// The player whose games enter the stages.
+    pub player: PlayerSpec,
+    /// How many games it plays.
+    pub games: u64,
+    /// The seed of the training run: the pools' games are seeded from it and the games
+    /// the network has trained, apart from every training game.
+    pub train_seed: u64,
+    /// How many games to play at once; 0 counts as 1.
+    pub threads: usize,
+    /// The rules of the games.
+    pub rules: Rules,
+}
+
+impl PoolGames {
+    /// `games` games of `player` for a run from `train_seed`, on one thread, original
+    /// rules.
+    #[must_use]
+    pub fn new(player: PlayerSpec, games: u64, train_seed: u64) -> PoolGames {
+        PoolGames {
+            player,
+            games,
+            train_seed,
+            threads: 1,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// Plays `pool_games` and adds to the pools of `net`'s carousel every position where a
+/// game entered one of its stages (after the first), as [`fill_pools`] does. The games
+/// are seeded from the training seed and the games `net` has trained, so that each
+/// part of a resumed run adds new positions.
+///
+/// Returns `false`, with the pools unchanged, when `stop` was set before every game
+/// ended.
+///
+/// # Errors
+///
+/// [`BenchError::Config`] when `net` has no carousel or there are no games; otherwise
+/// as [`fill_pools`].
 ///
 /// ```
-/// use ai2048_bench::pools_seed;
-/// assert_eq!(pools_seed(1, 0), pools_seed(1, 0));
-/// assert_ne!(pools_seed(1, 0), pools_seed(1, 500));
-/// assert_ne!(pools_seed(1, 0), pools_seed(2, 0));
+/// use std::sync::atomic::AtomicBool;
+/// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+/// use ai2048_bench::{fill_network_pools, PoolGames};
+/// let mut net = NTupleNetwork::new(parse_tuples("small")?);
+/// net.go_round("128,256".parse()?)?;
+/// let games = PoolGames::new("greedy:eval=heuristic".parse()?, 4, 7);
+/// assert!(fill_network_pools(&mut net, &games, &AtomicBool::new(false))?);
+/// let pools = net.carousel().unwrap().pools();
+/// // Every one of these games makes a 128 and a 256: each entered both stages once.
+/// assert_eq!((pools[0].entered, pools[1].entered), (4, 4));
+/// // A network with no carousel has no pools to fill.
+/// let mut plain = NTupleNetwork::new(parse_tuples("small")?);
+/// assert!(fill_network_pools(&mut plain, &games, &AtomicBool::new(false)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[must_use]
-pub fn pools_seed(train_seed: u64, trained_games: u64) -> u64 {
-    derive_seed(derive_seed(train_seed, POOLS_STREAM), trained_games)
+pub fn fill_network_pools(
+    net: &mut NTupleNetwork,
+    pool_games: &PoolGames,
+    stop: &AtomicBool,
+) -> Result<bool, BenchError> {
+    let Some(mut carousel) = net.carousel().cloned() else {
+        return Err(BenchError::Config(
+            "the network has no carousel whose pools to fill".to_owned(),
+        ));
+    };
+    if pool_games.games == 0 {
+        return Err(BenchError::Config(
+            "the pools need at least 1 game".to_owned(),
+        ));
+    }
+    let config = BenchConfig {
+        games: pool_games.games,
+        seed: pools_seed(pool_games.train_seed, net.games()),
+        jobs: pool_games.threads.max(1),
+        rules: pool_games.rules,
+        ..BenchConfig::new(pool_games.player.clone())
+    };
+    if !fill_pools(&mut carousel, &config, stop)? {
+        return Ok(false);
+    }
+    net.set_carousel(Some(carousel));
+    Ok(true)
 }
 
 /// Plays the games of `config` and adds to `carousel`'s pools every position where a
@@ -88,4 +172,16 @@ pub fn fill_pools(
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pools_seed;
+
+    #[test]
+    fn each_part_of_a_run_and_each_run_has_pools_games_of_its_own() {
+        assert_eq!(pools_seed(1, 0), pools_seed(1, 0));
+        assert_ne!(pools_seed(1, 0), pools_seed(1, 500));
+        assert_ne!(pools_seed(1, 0), pools_seed(2, 0));
+    }
 }

@@ -11,7 +11,7 @@ use ai2048_ai::ntuple::{
     best_afterstate, check_initial_value, parse_tuples, Learning, NTupleNetwork, Restart, Stages,
     TrainConfig, Trainer,
 };
-use ai2048_bench::{pools_seed, BenchConfig};
+use ai2048_bench::{fill_network_pools, PoolGames};
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -66,30 +66,25 @@ impl PyNetwork {
         games: u64,
         config: &TrainConfig,
     ) -> PyResult<()> {
-        let Some(mut carousel) = self.net().carousel().cloned() else {
+        if self.net().carousel().is_none() {
             return Err(value_error(
                 "pools_by fills the carousel's pools: give carousel (such as \"16384,24576\") too",
             ));
-        };
+        }
         let spec = spec_of(player, None, None)?;
         check_player(&spec).map_err(|e| player_error(&e))?;
         if games == 0 {
             return Err(value_error("pool_games must be at least 1"));
         }
-        let bench = BenchConfig {
-            games,
-            seed: pools_seed(config.seed, self.net().games()),
-            jobs: config.threads.max(1),
+        let pool_games = PoolGames {
+            threads: config.threads,
             rules: config.rules,
-            ..BenchConfig::new(spec)
+            ..PoolGames::new(spec, games, config.seed)
         };
-        let filled = run_stoppable(py, None, |stop| {
-            ai2048_bench::fill_pools(&mut carousel, &bench, stop)
+        run_stoppable(py, None, |stop| {
+            fill_network_pools(&mut self.net(), &pool_games, stop)
         })?
         .map_err(|e| bench_error(&e))?;
-        if filled {
-            self.net().set_carousel(Some(carousel));
-        }
         Ok(())
     }
 }

@@ -44,7 +44,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     let mut net = network(args)?;
     let config = config(args, &net)?;
     let games = games(args)?;
-    let pools = pools::pools_player(args, &net)?;
+    let pools = pools::pool_games(args, &net, &config)?;
     let deadline = args
         .minutes
         .map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
@@ -100,15 +100,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
         describe_rules(config.rules),
     )?;
     if let Some(pools) = &pools {
-        let filled = pools::fill_net_pools(
-            &mut net,
-            pools,
-            config.seed,
-            config.threads,
-            config.rules,
-            stop,
-            &mut out,
-        )?;
+        let filled = pools::fill_net_pools(&mut net, pools, stop, &mut out)?;
         if !filled {
             writeln!(
                 out,

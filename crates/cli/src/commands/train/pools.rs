@@ -5,10 +5,9 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use ai2048_ai::ntuple::NTupleNetwork;
+use ai2048_ai::ntuple::{NTupleNetwork, TrainConfig};
 use ai2048_ai::PlayerSpec;
-use ai2048_bench::{fill_pools, pools_seed, BenchConfig};
-use ai2048_engine::Rules;
+use ai2048_bench::{fill_network_pools, PoolGames};
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::args::TrainArgs;
@@ -16,12 +15,13 @@ use crate::args::TrainArgs;
 /// The games `--pools-by` plays when `--pool-games` is not given.
 const DEFAULT_POOL_GAMES: u64 = 1000;
 
-/// The player and the number of games of `--pools-by`, checked, when it is given; the
-/// network must have a carousel to fill.
-pub(super) fn pools_player(
+/// The games of `--pools-by`, checked, when it is given: seeded from `config`'s seed,
+/// on its threads, by its rules. The network must have a carousel to fill.
+pub(super) fn pool_games(
     args: &TrainArgs,
     net: &NTupleNetwork,
-) -> Result<Option<(PlayerSpec, u64)>> {
+    config: &TrainConfig,
+) -> Result<Option<PoolGames>> {
     let Some(text) = &args.pools_by else {
         return Ok(None);
     };
@@ -34,42 +34,35 @@ pub(super) fn pools_player(
     if games == 0 {
         bail!("--pool-games must be at least 1");
     }
-    Ok(Some((spec, games)))
+    Ok(Some(PoolGames {
+        threads: config.threads,
+        rules: config.rules,
+        ..PoolGames::new(spec, games, config.seed)
+    }))
 }
 
-/// Plays `games` games of `player` on `threads` threads and adds to the pools of
-/// `net`'s carousel every position where a game entered one of its stages
-/// ([`fill_pools`]), the games seeded from `seed` and the games the network has
-/// trained ([`pools_seed`]).
+/// Fills the pools of `net`'s carousel from `pool_games` ([`fill_network_pools`]),
+/// saying so on `out`.
 ///
 /// Returns `false`, with the pools unchanged, when `stop` was set before every game
 /// ended.
 pub(super) fn fill_net_pools(
     net: &mut NTupleNetwork,
-    (player, games): &(PlayerSpec, u64),
-    seed: u64,
-    threads: usize,
-    rules: Rules,
+    pool_games: &PoolGames,
     stop: &AtomicBool,
     out: &mut impl Write,
 ) -> Result<bool> {
-    let mut carousel = net.carousel().cloned().expect("checked by pools_player");
-    let config = BenchConfig {
-        games: *games,
-        seed: pools_seed(seed, net.games()),
-        jobs: threads.max(1),
-        rules,
-        ..BenchConfig::new(player.clone())
-    };
     writeln!(
         out,
-        "filling the carousel's pools from {games} games of {player}"
+        "filling the carousel's pools from {} games of {}",
+        pool_games.games, pool_games.player
     )?;
     out.flush()?;
-    if !fill_pools(&mut carousel, &config, stop).map_err(|e| anyhow!("--pools-by: {e}"))? {
+    if !fill_network_pools(net, pool_games, stop).map_err(|e| anyhow!("--pools-by: {e}"))? {
         return Ok(false);
     }
-    writeln!(out, "carousel pools: {carousel}")?;
-    net.set_carousel(Some(carousel));
+    if let Some(carousel) = net.carousel() {
+        writeln!(out, "carousel pools: {carousel}")?;
+    }
     Ok(true)
 }
