@@ -54,20 +54,68 @@ impl PoolGames {
             rules: Rules::default(),
         }
     }
+
+    /// Plays these games and adds to `carousel`'s pools every position where a game
+    /// entered one of its stages (after the first), as [`fill_pools`] does, the games
+    /// seeded from the training seed and `trained_games`, the games the network has
+    /// trained, so that each part of a resumed run adds new positions. A caller that
+    /// shares its network fills a copy of the carousel, without holding the network.
+    ///
+    /// Returns `false`, with the pools unchanged, when `stop` was set before every
+    /// game ended.
+    ///
+    /// # Errors
+    ///
+    /// [`BenchError::Config`] when there are no games; otherwise as [`fill_pools`].
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use ai2048_ai::ntuple::Carousel;
+    /// use ai2048_bench::PoolGames;
+    /// let games = PoolGames::new("greedy:eval=heuristic".parse()?, 4, 7);
+    /// let fill = |trained_games| -> Result<Carousel, Box<dyn std::error::Error>> {
+    ///     let mut carousel = Carousel::new("128,256".parse()?)?;
+    ///     assert!(games.fill(&mut carousel, trained_games, &AtomicBool::new(false))?);
+    ///     Ok(carousel)
+    /// };
+    /// // The same part of a run fills the same pools; a later part, other positions.
+    /// assert_eq!(fill(0)?, fill(0)?);
+    /// assert_ne!(fill(0)?, fill(500)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fill(
+        &self,
+        carousel: &mut Carousel,
+        trained_games: u64,
+        stop: &AtomicBool,
+    ) -> Result<bool, BenchError> {
+        if self.games == 0 {
+            return Err(BenchError::Config(
+                "the pools need at least 1 game".to_owned(),
+            ));
+        }
+        let config = BenchConfig {
+            games: self.games,
+            seed: pools_seed(self.train_seed, trained_games),
+            jobs: self.threads.max(1),
+            rules: self.rules,
+            ..BenchConfig::new(self.player.clone())
+        };
+        fill_pools(carousel, &config, stop)
+    }
 }
 
 /// Plays `pool_games` and adds to the pools of `net`'s carousel every position where a
-/// game entered one of its stages (after the first), as [`fill_pools`] does. The games
-/// are seeded from the training seed and the games `net` has trained, so that each
-/// part of a resumed run adds new positions.
+/// game entered one of its stages (after the first), as [`PoolGames::fill`] does for
+/// a network that has trained `net.games()` games.
 ///
 /// Returns `false`, with the pools unchanged, when `stop` was set before every game
 /// ended.
 ///
 /// # Errors
 ///
-/// [`BenchError::Config`] when `net` has no carousel or there are no games; otherwise
-/// as [`fill_pools`].
+/// [`BenchError::Config`] when `net` has no carousel; otherwise as
+/// [`PoolGames::fill`].
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -95,19 +143,7 @@ pub fn fill_network_pools(
             "the network has no carousel whose pools to fill".to_owned(),
         ));
     };
-    if pool_games.games == 0 {
-        return Err(BenchError::Config(
-            "the pools need at least 1 game".to_owned(),
-        ));
-    }
-    let config = BenchConfig {
-        games: pool_games.games,
-        seed: pools_seed(pool_games.train_seed, net.games()),
-        jobs: pool_games.threads.max(1),
-        rules: pool_games.rules,
-        ..BenchConfig::new(pool_games.player.clone())
-    };
-    if !fill_pools(&mut carousel, &config, stop)? {
+    if !pool_games.fill(&mut carousel, net.games(), stop)? {
         return Ok(false);
     }
     net.set_carousel(Some(carousel));

@@ -11,7 +11,7 @@ use ai2048_ai::ntuple::{
     best_afterstate, check_initial_value, parse_tuples, Learning, NTupleNetwork, Restart, Stages,
     TrainConfig, Trainer,
 };
-use ai2048_bench::{fill_network_pools, PoolGames};
+use ai2048_bench::PoolGames;
 use ai2048_engine::PlayableBoard;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -66,11 +66,15 @@ impl PyNetwork {
         games: u64,
         config: &TrainConfig,
     ) -> PyResult<()> {
-        if self.net().carousel().is_none() {
+        let (carousel, trained_games) = {
+            let net = self.net();
+            (net.carousel().cloned(), net.games())
+        };
+        let Some(mut carousel) = carousel else {
             return Err(value_error(
                 "pools_by fills the carousel's pools: give carousel (such as \"16384,24576\") too",
             ));
-        }
+        };
         let spec = spec_of(player, None, None)?;
         check_player(&spec).map_err(|e| player_error(&e))?;
         if games == 0 {
@@ -81,10 +85,14 @@ impl PyNetwork {
             rules: config.rules,
             ..PoolGames::new(spec, games, config.seed)
         };
-        run_stoppable(py, None, |stop| {
-            fill_network_pools(&mut self.net(), &pool_games, stop)
+        // A copy of the carousel fills, so that the network is not locked meanwhile.
+        let filled = run_stoppable(py, None, |stop| {
+            pool_games.fill(&mut carousel, trained_games, stop)
         })?
         .map_err(|e| bench_error(&e))?;
+        if filled {
+            self.net().set_carousel(Some(carousel));
+        }
         Ok(())
     }
 }

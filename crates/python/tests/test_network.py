@@ -187,7 +187,6 @@ def test_the_carousel_goes_round_its_stages_and_stays_with_the_network(tmp_path:
         Network("small").train(1, carousel="")
 
 
-
 def test_pools_by_fills_the_carousel_from_another_players_games() -> None:
     net = Network("small")
     net.train(0, carousel="128,256", pools_by="greedy:eval=heuristic", pool_games=4)
