@@ -11,6 +11,9 @@ use ai2048_engine::Rules;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 
+mod tables;
+pub use tables::*;
+
 /// The 2048 engine and AI: watch the AI play, play yourself, benchmark players, or
 /// serve the engine to other programs.
 #[derive(Debug, Parser)]
@@ -41,6 +44,10 @@ pub enum Command {
     /// Pack a trained network for play, or describe a network file.
     #[command(subcommand)]
     Net(NetCommand),
+    /// Endgame tables: build them (once, into the user's cache), list, describe,
+    /// verify and query them.
+    #[command(subcommand)]
+    Tables(TablesCommand),
     /// Answer JSON requests, one per line, on stdin (for other programs and graders).
     Engine(EngineArgs),
     /// Serve the game in the browser, with the AI beside it, and the engine over HTTP.

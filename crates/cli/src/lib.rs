@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Train(a)) => commands::train::run(&a),
         Some(Command::Net(c)) => done(commands::net::run(&c)),
+        Some(Command::Tables(c)) => commands::tables::run(&c),
         Some(Command::Engine(a)) => done(commands::engine::run(&a)),
         Some(Command::Replay(a)) => done(commands::replay::run(&a)),
         Some(Command::Serve(a)) => done(commands::serve::run(&a)),

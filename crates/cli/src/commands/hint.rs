@@ -41,7 +41,7 @@ pub fn run(args: &HintArgs) -> Result<()> {
 }
 
 /// The board from the argument, or from standard input when it is `-` or left out.
-fn read_board(arg: Option<&str>) -> Result<Board> {
+pub(crate) fn read_board(arg: Option<&str>) -> Result<Board> {
     let (text, from) = match arg {
         Some(text) if text != "-" => (text.to_owned(), "the board"),
         _ => {

@@ -11,6 +11,7 @@ pub mod serve;
 pub mod setup;
 pub mod signature;
 pub mod sweep;
+pub mod tables;
 pub mod train;
 pub mod tune;
 pub mod watch;

@@ -1,0 +1,104 @@
+//! `ai2048 tables`: the endgame tables' subcommands.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+/// `ai2048 tables`: build, list, describe, verify and query endgame tables.
+#[derive(Debug, Clone, Subcommand)]
+pub enum TablesCommand {
+    /// Build the default set of tables (or the named ones) into the tables folder, or one
+    /// table of your own pattern with --pattern, --target and --out. A build that is
+    /// stopped (Ctrl-C, or killed) goes on from where it was when run again.
+    Build(TablesBuildArgs),
+    /// The built-in tables and the table files in the tables folder, with their state.
+    List(TablesDirArgs),
+    /// Describe a table: its pattern, target, states, size and whether it is finished.
+    Info(TablesFileArgs),
+    /// Check tables' checksums: the named ones, or every table in the tables folder.
+    Verify(TablesVerifyArgs),
+    /// Each move's success probability for a board, from a table.
+    Query(TablesQueryArgs),
+}
+
+/// The tables folder.
+#[derive(Debug, Clone, Args)]
+pub struct TablesDirArgs {
+    /// The tables folder (default: $AI2048_TABLES, else ai2048/tables in the user's
+    /// cache folder, as ~/.cache/ai2048/tables).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `ai2048 tables build`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesBuildArgs {
+    /// The built-in tables to build, as snake8-128 (default: the default set; `ai2048
+    /// tables list` names them).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    #[command(flatten)]
+    pub dir: TablesDirArgs,
+    /// A table of your own: four groups of four of x (a fixed cell), . (a cell whose
+    /// tile may move) and t (a moving cell where the target counts), top row first, as
+    /// xxxx/xxxx/xx../..tt. Needs --target and --out.
+    #[arg(long, value_name = "ROWS", requires_all = ["target", "out"])]
+    pub pattern: Option<String>,
+    /// The target tile of --pattern: a power of two from 8 to 8192.
+    #[arg(long, value_name = "T", requires = "pattern")]
+    pub target: Option<u32>,
+    /// The file to write the --pattern table to.
+    #[arg(long, value_name = "FILE", requires = "pattern")]
+    pub out: Option<PathBuf>,
+    /// Store the --pattern table's values as u16 (65535ths, half the size), as the
+    /// built-in tables are, instead of f32.
+    #[arg(long, requires = "pattern")]
+    pub compact: bool,
+    /// Build again tables that are built already.
+    #[arg(long)]
+    pub force: bool,
+    /// Threads to solve on (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Save a stopped build's progress this often, in seconds.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    pub checkpoint: u64,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A table named by its file or by its built-in name.
+#[derive(Debug, Clone, Args)]
+pub struct TablesFileArgs {
+    /// The table: a file, or a built-in table's name (as snake8-128) in the tables folder.
+    #[arg(value_name = "TABLE")]
+    pub table: String,
+    #[command(flatten)]
+    pub dir: TablesDirArgs,
+}
+
+/// `ai2048 tables verify`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesVerifyArgs {
+    /// The tables: files or built-in names (default: every table in the tables folder).
+    #[arg(value_name = "TABLE")]
+    pub tables: Vec<String>,
+    #[command(flatten)]
+    pub dir: TablesDirArgs,
+}
+
+/// `ai2048 tables query`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesQueryArgs {
+    #[command(flatten)]
+    pub table: TablesFileArgs,
+    /// The board, in any form `ai2048 hint` takes; - or nothing reads it from standard
+    /// input.
+    #[arg(value_name = "BOARD")]
+    pub board: Option<String>,
+    /// Print {"best": MOVE, "moves": {"up": P, ...}} (null where a move is illegal or
+    /// leaves the table) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

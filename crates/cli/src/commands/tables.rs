@@ -1,0 +1,441 @@
+//! `ai2048 tables`: builds the endgame tables into the user's cache, and lists,
+//! describes, verifies and queries them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use ai2048_engine::Dir;
+use ai2048_tables::{
+    build, build_memory, builtin, default_dir, default_set, partial_path, read_header,
+    BuildOutcome, Encoding, Layout, Pattern, Table, FORMATIONS,
+};
+use anyhow::{anyhow, bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::args::{
+    TablesBuildArgs, TablesCommand, TablesDirArgs, TablesFileArgs, TablesQueryArgs,
+    TablesVerifyArgs,
+};
+use crate::interrupt::{catch_ctrl_c, Outcome};
+
+/// Runs `ai2048 tables build`, `list`, `info`, `verify` or `query`.
+///
+/// # Errors
+///
+/// A bad option, name or board, a table file that cannot be read or written or is not
+/// a whole table (the message says what is wrong), or a table that fails `verify`.
+pub fn run(command: &TablesCommand) -> Result<Outcome> {
+    let done = |r: Result<()>| r.map(|()| Outcome::Done);
+    match command {
+        TablesCommand::Build(args) => build_tables(args),
+        TablesCommand::List(args) => done(list(args)),
+        TablesCommand::Info(args) => done(info(args)),
+        TablesCommand::Verify(args) => done(verify(args)),
+        TablesCommand::Query(args) => done(query(args)),
+    }
+}
+
+fn dir_of(args: &TablesDirArgs) -> PathBuf {
+    args.dir.clone().unwrap_or_else(default_dir)
+}
+
+/// A table's file: the argument itself if it names a file or a path, else the built-in
+/// table of that name in the tables folder.
+fn resolve(table: &str, dir: &TablesDirArgs) -> Result<PathBuf> {
+    let path = Path::new(table);
+    if path.exists() || table.contains(std::path::MAIN_SEPARATOR) || table.ends_with(".table") {
+        return Ok(path.to_owned());
+    }
+    let builtin = builtin(table).map_err(|e| anyhow!("{e} (nor is it a file)"))?;
+    Ok(dir_of(dir).join(builtin.file_name()))
+}
+
+fn open(table: &TablesFileArgs) -> Result<Table> {
+    let path = resolve(&table.table, &table.dir)?;
+    if !path.exists() && builtin(&table.table).is_ok() {
+        bail!(
+            "{} is not built: `ai2048 tables build {}` builds it",
+            path.display(),
+            table.table
+        );
+    }
+    Ok(Table::open(&path)?)
+}
+
+/// Bytes as the largest unit that keeps a number of at least 1: `1.4 GiB`.
+fn bytes(n: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{value:.1} {}", units[unit])
+    }
+}
+
+fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
+    let jobs: Vec<(String, Layout, PathBuf, Encoding)> = if let Some(rows) = &args.pattern {
+        if !args.names.is_empty() {
+            bail!("name built-in tables or give --pattern, not both");
+        }
+        let pattern: Pattern = rows.parse().map_err(|e| anyhow!("--pattern: {e}"))?;
+        let target = args.target.context("--pattern needs --target")?;
+        let layout = Layout::new(pattern, target).map_err(|e| anyhow!("--target: {e}"))?;
+        let out = args.out.clone().context("--pattern needs --out")?;
+        if out.is_dir() {
+            bail!("--out {} is a folder, not a file", out.display());
+        }
+        let encoding = if args.compact {
+            Encoding::U16
+        } else {
+            Encoding::F32
+        };
+        vec![(format!("{pattern} to {target}"), layout, out, encoding)]
+    } else {
+        let dir = dir_of(&args.dir);
+        let tables = if args.names.is_empty() {
+            default_set()
+        } else {
+            args.names
+                .iter()
+                .map(|n| builtin(n).map_err(|e| anyhow!(e)))
+                .collect::<Result<_>>()?
+        };
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the tables folder {}", dir.display()))?;
+        tables
+            .into_iter()
+            .map(|t| {
+                let path = dir.join(t.file_name());
+                (t.name, t.layout, path, Encoding::U16)
+            })
+            .collect()
+    };
+    if args.checkpoint == 0 {
+        bail!("--checkpoint must be at least 1 second");
+    }
+    let threads = args.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the solver's threads")?;
+
+    let todo: Vec<_> = jobs
+        .into_iter()
+        .filter(|(name, _, path, _)| {
+            let built = !args.force && read_header(path).is_ok_and(|h| h.layers_left == 0);
+            if built {
+                eprintln!(
+                    "{name}: built already ({}; --force builds it again)",
+                    path.display()
+                );
+            }
+            !built
+        })
+        .collect();
+    if todo.is_empty() {
+        return Ok(Outcome::Done);
+    }
+    let size = |l: &Layout, e: Encoding| 64 + e.width() as u64 * l.len();
+    let states: u64 = todo.iter().map(|(_, l, _, _)| l.len()).sum();
+    let disk: u64 = todo.iter().map(|(_, l, _, e)| size(l, *e)).sum();
+    let memory = todo
+        .iter()
+        .map(|(_, l, _, _)| build_memory(l))
+        .max()
+        .unwrap_or(0);
+    eprintln!(
+        "building {} table(s): {states} states, {} on disk, at most {} of memory, on {} thread(s)",
+        todo.len(),
+        bytes(disk),
+        bytes(memory),
+        pool.current_num_threads()
+    );
+    let stop = catch_ctrl_c();
+    for (name, layout, path, encoding) in &todo {
+        let resumed = partial_path(path).exists();
+        eprintln!(
+            "{name}: {} states, {} on disk, {} of memory{}",
+            layout.len(),
+            bytes(size(layout, *encoding)),
+            bytes(build_memory(layout)),
+            if resumed {
+                ", going on from the saved progress"
+            } else {
+                ""
+            }
+        );
+        let bar = bar(layout.len(), !args.quiet);
+        let started = Instant::now();
+        let outcome = pool.install(|| {
+            build(
+                layout,
+                path,
+                *encoding,
+                Duration::from_secs(args.checkpoint),
+                |p| {
+                    bar.set_position(p.states_done);
+                    !stop.load(Ordering::SeqCst)
+                },
+            )
+        });
+        bar.finish_and_clear();
+        match outcome? {
+            BuildOutcome::Finished => eprintln!(
+                "{name}: built into {} in {:.1} s",
+                path.display(),
+                started.elapsed().as_secs_f64()
+            ),
+            BuildOutcome::Stopped { layers_left } => {
+                eprintln!(
+                    "{name}: stopped with {layers_left} layers left; the progress is saved in {}, and the same command goes on from there",
+                    partial_path(path).display()
+                );
+                return Ok(Outcome::Interrupted);
+            }
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+fn bar(states: u64, visible: bool) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(states), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {percent}% of {human_len} states, ETA {eta}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// A table file's state in a word or two.
+fn status(path: &Path) -> String {
+    if path.exists() {
+        match read_header(path) {
+            Ok(h) if h.layers_left == 0 => format!("built, {}", bytes(h.file_len())),
+            Ok(h) => format!("unfinished, {} layers left", h.layers_left),
+            Err(e) => format!("unreadable: {e}"),
+        }
+    } else if partial_path(path).exists() {
+        match read_header(&partial_path(path)) {
+            Ok(h) => format!("stopped, {} layers left", h.layers_left),
+            Err(e) => format!("stopped, unreadable: {e}"),
+        }
+    } else {
+        "not built".to_owned()
+    }
+}
+
+fn list(args: &TablesDirArgs) -> Result<()> {
+    let dir = dir_of(args);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "tables folder: {}", dir.display())?;
+    writeln!(
+        out,
+        "\nformations (a table is FORMATION-TARGET, the target from 8 to 8192):"
+    )?;
+    for f in FORMATIONS {
+        writeln!(out, "  {:<8} {}  {}", f.name, f.pattern, f.about)?;
+    }
+    writeln!(out, "\nthe default set (`ai2048 tables build`):")?;
+    let mut named: Vec<String> = Vec::new();
+    for t in default_set() {
+        let path = dir.join(t.file_name());
+        writeln!(
+            out,
+            "  {:<12} {:>12} states  {}",
+            t.name,
+            t.layout.len(),
+            status(&path)
+        )?;
+        named.push(t.file_name());
+    }
+    let mut others: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "table"))
+                .filter(|p| {
+                    !named
+                        .iter()
+                        .any(|n| p.file_name().is_some_and(|f| f == n.as_str()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    others.sort();
+    if !others.is_empty() {
+        writeln!(out, "\nother tables in the folder:")?;
+        for p in others {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            writeln!(out, "  {name:<24} {}", status(&p))?;
+        }
+    }
+    Ok(())
+}
+
+fn info(args: &TablesFileArgs) -> Result<()> {
+    let path = resolve(&args.table, &args.dir)?;
+    let shown = if path.exists() {
+        path.clone()
+    } else {
+        partial_path(&path)
+    };
+    let header = read_header(&shown).map_err(|e| {
+        if !path.exists() && !shown.exists() {
+            anyhow!("{} does not exist", path.display())
+        } else {
+            anyhow!(e)
+        }
+    })?;
+    let layout = &header.layout;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "file:     {}", shown.display())?;
+    writeln!(out, "pattern:  {}", layout.pattern())?;
+    for row in layout.pattern().to_string().split('/') {
+        writeln!(out, "          {row}")?;
+    }
+    writeln!(out, "target:   {}", layout.target())?;
+    writeln!(out, "states:   {}", layout.len())?;
+    writeln!(out, "layers:   {}", layout.top_layer() + 1)?;
+    writeln!(out, "size:     {}", bytes(header.file_len()))?;
+    writeln!(
+        out,
+        "values:   f32, little-endian, format version {}",
+        ai2048_tables::VERSION
+    )?;
+    writeln!(
+        out,
+        "checksum: {:08x} (CRC-32 of the values; `ai2048 tables verify` checks it)",
+        header.crc
+    )?;
+    if header.layers_left == 0 {
+        writeln!(out, "status:   finished")?;
+    } else {
+        writeln!(
+            out,
+            "status:   unfinished, {} layers left to solve",
+            header.layers_left
+        )?;
+    }
+    Ok(())
+}
+
+fn verify(args: &TablesVerifyArgs) -> Result<()> {
+    let paths: Vec<PathBuf> = if args.tables.is_empty() {
+        let dir = dir_of(&args.dir);
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .with_context(|| format!("cannot read the tables folder {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "table"))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            bail!(
+                "no tables in {}: `ai2048 tables build` builds the default set",
+                dir.display()
+            );
+        }
+        paths
+    } else {
+        args.tables
+            .iter()
+            .map(|t| resolve(t, &args.dir))
+            .collect::<Result<_>>()?
+    };
+    let mut bad = 0;
+    let mut out = std::io::stdout().lock();
+    for path in &paths {
+        let started = Instant::now();
+        match Table::open(path) {
+            Ok(table) => writeln!(
+                out,
+                "ok   {} ({} to {}, {} states, checked in {:.1} s)",
+                path.display(),
+                table.layout().pattern(),
+                table.layout().target(),
+                table.layout().len(),
+                started.elapsed().as_secs_f64()
+            )?,
+            Err(e) => {
+                bad += 1;
+                writeln!(out, "BAD  {e}")?;
+            }
+        }
+    }
+    if bad > 0 {
+        bail!("{bad} of {} table(s) failed", paths.len());
+    }
+    Ok(())
+}
+
+fn query(args: &TablesQueryArgs) -> Result<()> {
+    let board = crate::commands::hint::read_board(args.board.as_deref())?;
+    let table = open(&args.table)?;
+    let Some(query) = table.query(board) else {
+        bail!(
+            "the board does not match the table ({} to {}) under any of the eight symmetries: \
+             a tile in every fixed cell (x), at most the target in every other cell and less \
+             than the target in the target cells (t)",
+            table.layout().pattern(),
+            table.layout().target()
+        );
+    };
+    let best = query.best().map(|(d, _)| d);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let moves: serde_json::Map<String, serde_json::Value> = Dir::ALL
+            .into_iter()
+            .map(|d| (d.name().to_owned(), query.value(d).into()))
+            .collect();
+        let answer = serde_json::json!({ "best": best.map(Dir::name), "moves": moves });
+        writeln!(out, "{answer}")?;
+        return Ok(());
+    }
+    write!(out, "{board}")?;
+    for d in Dir::ALL {
+        let value = query.value(d).map_or_else(
+            || "-  (illegal, or leaves the table)".to_owned(),
+            |p| format!("{p:.6}"),
+        );
+        let mark = if Some(d) == best { "  <- best" } else { "" };
+        writeln!(out, "{:<6} {value}{mark}", d.name())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ai2048_tables::DEFAULT_SET;
+
+    #[test]
+    fn bytes_read_as_people_write_them() {
+        assert_eq!(bytes(12), "12 bytes");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn the_default_set_names_built_in_tables() {
+        for name in DEFAULT_SET {
+            assert!(builtin(name).is_ok(), "{name}");
+        }
+    }
+}

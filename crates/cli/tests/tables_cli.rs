@@ -1,0 +1,174 @@
+//! `ai2048 tables`: a custom table built, described, verified and queried through the
+//! command line, and bad input refused with what and where.
+
+mod common;
+
+use common::{ai2048, assert_fails, path, text};
+
+fn tables(args: &[&str]) -> std::process::Output {
+    ai2048(&[&["tables"][..], args].concat())
+}
+
+/// `ai2048 tables build` of the two-rows corner table to 64 into `file`.
+fn build_corner(file: &std::path::Path) -> std::process::Output {
+    let pattern = ["--pattern", "xxxx/xxxx/xx../..tt", "--target", "64"];
+    tables(&[&["build", "-q"][..], &pattern, &["--out", path(file)]].concat())
+}
+
+#[test]
+fn a_custom_table_is_built_described_verified_and_queried() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("corner.table");
+    let out = build_corner(&file);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("86436 states"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Built already: nothing to do.
+    let again = build_corner(&file);
+    assert!(
+        text(&again.stderr).contains("built already"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    let info = tables(&["info", path(&file)]);
+    assert!(info.status.success());
+    let info = text(&info.stdout);
+    assert!(
+        info.contains("xxxx/xxxx/xx../..tt") && info.contains("target:   64"),
+        "{info}"
+    );
+    assert!(info.contains("finished"), "{info}");
+
+    let verify = tables(&["verify", path(&file)]);
+    assert!(
+        text(&verify.stdout).starts_with("ok "),
+        "{}",
+        text(&verify.stdout)
+    );
+
+    // The last row can only go right or up, and right makes a 32 in the target cells.
+    let board = "65536 32768 16384 8192/512 1024 2048 4096/256 128 0 0/16 2 16 16";
+    let json = tables(&["query", path(&file), board, "--json"]);
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let answer: serde_json::Value = serde_json::from_str(text(&json.stdout).trim()).unwrap();
+    assert_eq!(answer["moves"]["down"], serde_json::Value::Null, "{answer}");
+    let best = answer["best"].as_str().unwrap();
+    let p = answer["moves"][best].as_f64().unwrap();
+    for m in ["up", "down", "left", "right"] {
+        if let Some(q) = answer["moves"][m].as_f64() {
+            assert!((0.0..=p).contains(&q), "{answer}");
+        }
+    }
+    let plain = tables(&["query", path(&file), board]);
+    assert!(
+        text(&plain.stdout).contains("<- best"),
+        "{}",
+        text(&plain.stdout)
+    );
+
+    // A damaged file is refused by every command that reads values.
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[1000] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let verify = tables(&["verify", path(&file)]);
+    assert!(!verify.status.success());
+    assert!(
+        text(&verify.stdout).contains("damaged"),
+        "{}",
+        text(&verify.stdout)
+    );
+    assert_fails(&tables(&["query", path(&file), board]), "damaged");
+}
+
+#[test]
+fn bad_input_is_refused_with_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.table");
+    let missing = dir.path().join("missing.table");
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &[
+                "build",
+                "--pattern",
+                "xxxx/xxxx/xx..",
+                "--target",
+                "64",
+                "--out",
+                path(&file),
+            ],
+            "3 group(s)",
+        ),
+        (
+            &[
+                "build",
+                "--pattern",
+                "xxxx/xxxx/xx../..tq",
+                "--target",
+                "64",
+                "--out",
+                path(&file),
+            ],
+            "row 4, column 4",
+        ),
+        (
+            &[
+                "build",
+                "--pattern",
+                "xxxx/xxxx/xx../..tt",
+                "--target",
+                "100",
+                "--out",
+                path(&file),
+            ],
+            "target 100",
+        ),
+        (&["build", "--pattern", "xxxx/xxxx/xx../..tt"], "--target"),
+        (
+            &["build", "snake9-128", "--dir", path(dir.path())],
+            "no formation",
+        ),
+        (
+            &[
+                "query",
+                "snake8-64",
+                "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0",
+                "--dir",
+                path(dir.path()),
+            ],
+            "not built",
+        ),
+        (&["info", path(&missing)], "does not exist"),
+        (&["verify", "--dir", path(dir.path())], "no tables"),
+    ];
+    for (args, message) in cases {
+        let out = tables(args);
+        assert_fails(&out, message);
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+    // A board the table does not cover.
+    let small = dir.path().join("small.table");
+    let out = tables(&[
+        "build",
+        "-q",
+        "--pattern",
+        "xxxx/xxxx/xxxx/x.tt",
+        "--target",
+        "16",
+        "--out",
+        path(&small),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_fails(
+        &tables(&["query", path(&small), "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0"]),
+        "does not match the table",
+    );
+    assert_fails(
+        &tables(&["query", path(&small), "2 2 2"]),
+        "not a 2048 board",
+    );
+}

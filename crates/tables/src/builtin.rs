@@ -1,0 +1,149 @@
+//! The built-in tables: the formations the default player makes, and the default set.
+
+use crate::layout::Layout;
+use crate::pattern::Pattern;
+
+/// A formation of fixed tiles with its pattern, to be solved for several targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formation {
+    /// The formation's name, the first part of its tables' names.
+    pub name: &'static str,
+    /// The pattern, as [`Pattern`] parses it.
+    pub pattern: &'static str,
+    /// What the formation is.
+    pub about: &'static str,
+}
+
+/// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
+pub const FORMATIONS: [Formation; 2] = [
+    Formation {
+        name: "snake8",
+        pattern: "xxxx/xxxx/t.../....",
+        about: "the two top rows fixed, as a snake of large tiles that turns at the right; \
+                the target to make below the snake's end, at the left of the third row",
+    },
+    Formation {
+        name: "snake7",
+        pattern: "xxxx/txxx/..../....",
+        about: "the top row and three of the second fixed; the target to make at the \
+                second row's left end, where the snake goes on",
+    },
+];
+
+/// The tables `ai2048 tables build` builds when none is named.
+pub const DEFAULT_SET: [&str; 6] = [
+    "snake8-64",
+    "snake8-128",
+    "snake8-256",
+    "snake8-512",
+    "snake7-64",
+    "snake7-128",
+];
+
+/// A built-in table: its name, formation and layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Builtin {
+    /// The table's name, as `snake8-128`.
+    pub name: String,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its pattern and target.
+    pub layout: Layout,
+}
+
+impl Builtin {
+    /// The file name of the table in a tables folder: its name and `.table`.
+    #[must_use]
+    pub fn file_name(&self) -> String {
+        format!("{}.table", self.name)
+    }
+}
+
+/// The built-in table named `name` (`FORMATION-TARGET`, as `snake8-128`).
+///
+/// ```
+/// let table = ai2048_tables::builtin("snake8-128")?;
+/// assert_eq!(table.layout.target(), 128);
+/// assert_eq!(table.file_name(), "snake8-128.table");
+/// assert!(ai2048_tables::builtin("snake9-128").is_err());
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+///
+/// A name that is no formation's, or a target that is not a power of two the tables
+/// take, with the names that would do.
+pub fn builtin(name: &str) -> Result<Builtin, String> {
+    let known = || {
+        FORMATIONS
+            .iter()
+            .map(|f| format!("{}-TARGET", f.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (formation, target) = name
+        .rsplit_once('-')
+        .ok_or_else(|| format!("{name:?} is not a table's name: one of {}", known()))?;
+    let formation = *FORMATIONS
+        .iter()
+        .find(|f| f.name == formation)
+        .ok_or_else(|| {
+            format!(
+                "{name:?}: no formation {formation:?}; the tables are {}",
+                known()
+            )
+        })?;
+    let target: u32 = target
+        .parse()
+        .map_err(|_| format!("{name:?}: the target {target:?} is not a tile"))?;
+    let pattern: Pattern = formation
+        .pattern
+        .parse()
+        .expect("the built-in patterns parse");
+    let layout = Layout::new(pattern, target).map_err(|e| format!("{name:?}: {e}"))?;
+    Ok(Builtin {
+        name: name.to_owned(),
+        formation,
+        layout,
+    })
+}
+
+/// The default set's tables.
+#[must_use]
+pub fn default_set() -> Vec<Builtin> {
+    DEFAULT_SET
+        .iter()
+        .map(|n| builtin(n).expect("the default set's names are built-in tables"))
+        .collect()
+}
+
+/// The folder where tables are built and looked for unless told otherwise:
+/// `$AI2048_TABLES` if set, else `ai2048/tables` in the user's cache folder
+/// (`$XDG_CACHE_HOME` or `~/.cache` on Linux), else `ai2048-tables` in the current
+/// folder.
+#[cfg(not(target_arch = "wasm32"))]
+#[must_use]
+pub fn default_dir() -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os("AI2048_TABLES").filter(|d| !d.is_empty()) {
+        return dir.into();
+    }
+    dirs::cache_dir()
+        .map(|d| d.join("ai2048").join("tables"))
+        .unwrap_or_else(|| "ai2048-tables".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_set_and_every_formation_make_tables() {
+        assert_eq!(default_set().len(), DEFAULT_SET.len());
+        for f in FORMATIONS {
+            assert!(builtin(&format!("{}-256", f.name)).is_ok());
+        }
+        for bad in ["snake8", "snake8-100", "snake8-4", "nope-128", "snake8-x"] {
+            assert!(builtin(bad).unwrap_err().contains(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Where each arrangement of a table's moving tiles sits in its array of values.
+
+use core::fmt;
+
+use crate::moves::WALL;
+use crate::pattern::Pattern;
+
+/// The smallest target: 8 (a spawned 4 must not succeed by itself).
+pub const MIN_TARGET_EXPONENT: u8 = 3;
+/// The largest target: 8192 (two targets merged must fit below the walls' nibble).
+pub const MAX_TARGET_EXPONENT: u8 = 13;
+
+/// A table's pattern and target, and the dense index of its states.
+///
+/// A state is an arrangement of tiles in the moving cells: at most the target in a
+/// moving cell, and less than the target in a target cell. Its index is a number in
+/// mixed radix, one digit a moving cell in reading order (the first the most
+/// significant), the digit the tile's exponent (0 for an empty cell).
+///
+/// ```
+/// use ai2048_tables::{Layout, Pattern};
+///
+/// let layout = Layout::new("xxxx/xxxx/xx../..tt".parse()?, 64)?;
+/// // Four moving cells hold 0..=6 (empty up to 64), the two target cells 0..=5.
+/// assert_eq!(layout.len(), 7u64.pow(4) * 6 * 6);
+/// assert_eq!(layout.target(), 64);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pattern: Pattern,
+    target: u8,
+    cells: Vec<u8>,
+    radix: Vec<u8>,
+    strides: [u64; 16],
+    len: u64,
+    walls: u64,
+}
+
+/// Why a pattern and target make no table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError(String);
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+/// A tile's share of the sum of tiles, in units of 2: 0 for an empty cell.
+#[inline]
+pub(crate) const fn units(exp: u8) -> u64 {
+    if exp == 0 {
+        0
+    } else {
+        1 << (exp - 1)
+    }
+}
+
+impl Layout {
+    /// The layout of `pattern` with target tile `target` (a power of two from 8 to
+    /// 8192).
+    ///
+    /// # Errors
+    ///
+    /// A target that is not such a power of two.
+    pub fn new(pattern: Pattern, target: u32) -> Result<Layout, LayoutError> {
+        let exp = target.trailing_zeros();
+        if !target.is_power_of_two()
+            || !(u32::from(MIN_TARGET_EXPONENT)..=u32::from(MAX_TARGET_EXPONENT)).contains(&exp)
+        {
+            return Err(LayoutError(format!(
+                "target {target} is not a power of two from {} to {}",
+                1u32 << MIN_TARGET_EXPONENT,
+                1u32 << MAX_TARGET_EXPONENT
+            )));
+        }
+        Ok(Layout::with_exponent(pattern, exp as u8))
+    }
+
+    /// The layout for a target of exponent `target`, already checked.
+    pub(crate) fn with_exponent(pattern: Pattern, target: u8) -> Layout {
+        let cells: Vec<u8> = pattern.moving_cells().map(|c| c as u8).collect();
+        let radix: Vec<u8> = cells
+            .iter()
+            .map(|&c| {
+                if pattern.is_target(c.into()) {
+                    target
+                } else {
+                    target + 1
+                }
+            })
+            .collect();
+        let mut strides = [0u64; 16];
+        let mut len = 1u64;
+        for (&c, &r) in cells.iter().zip(&radix).rev() {
+            strides[c as usize] = len;
+            len = len.saturating_mul(r.into());
+        }
+        let walls = (0..16)
+            .filter(|&i| pattern.is_fixed(i))
+            .fold(0u64, |w, i| w | WALL << (60 - 4 * i));
+        Layout {
+            pattern,
+            target,
+            cells,
+            radix,
+            strides,
+            len,
+            walls,
+        }
+    }
+
+    /// The pattern.
+    #[must_use]
+    pub fn pattern(&self) -> Pattern {
+        self.pattern
+    }
+
+    /// The target tile.
+    #[must_use]
+    pub fn target(&self) -> u32 {
+        1 << self.target
+    }
+
+    /// The target's exponent.
+    #[must_use]
+    pub fn target_exponent(&self) -> u8 {
+        self.target
+    }
+
+    /// How many states the table holds: one value each.
+    #[must_use]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// The index of state `b` (nibbles, walls in the fixed cells).
+    #[inline]
+    pub(crate) fn index(&self, b: u64) -> u64 {
+        self.cells
+            .iter()
+            .map(|&c| (b >> (60 - 4 * c) & 0xF) * self.strides[c as usize])
+            .sum()
+    }
+
+    /// What a tile of exponent `exp` in empty cell `cell` adds to a state's index.
+    #[inline]
+    pub(crate) fn offset(&self, cell: usize, exp: u64) -> u64 {
+        exp * self.strides[cell]
+    }
+
+    /// The state at `index`, as nibbles with walls in the fixed cells.
+    #[cfg(test)]
+    pub(crate) fn state(&self, mut index: u64) -> u64 {
+        let mut b = self.walls;
+        for (&c, &r) in self.cells.iter().zip(&self.radix).rev() {
+            b |= (index % u64::from(r)) << (60 - 4 * c);
+            index /= u64::from(r);
+        }
+        b
+    }
+
+    /// The largest layer: the sum of the largest tiles the moving cells may hold, in
+    /// units of 2.
+    #[must_use]
+    pub fn top_layer(&self) -> u64 {
+        self.radix.iter().map(|&r| units(r - 1)).sum()
+    }
+
+    /// How many states each layer holds, from layer 0 (the empty arrangement) up to
+    /// [`Layout::top_layer`].
+    ///
+    /// ```
+    /// use ai2048_tables::Layout;
+    ///
+    /// let layout = Layout::new("xxxx/xxxx/xxxx/xx.t".parse()?, 8)?;
+    /// // The cell holds 0, 2, 4 or 8; the target cell 0, 2 or 4.
+    /// assert_eq!(layout.layer_sizes().iter().sum::<u64>(), layout.len());
+    /// assert_eq!(layout.layer_sizes()[..3], [1, 2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn layer_sizes(&self) -> Vec<u64> {
+        let top = self.top_layer() as usize;
+        let mut counts = vec![0u64; top + 1];
+        counts[0] = 1;
+        for &r in &self.radix {
+            let mut next = vec![0u64; top + 1];
+            for (s, &n) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+                for e in 0..r {
+                    let t = s + units(e) as usize;
+                    if t <= top {
+                        next[t] += n;
+                    }
+                }
+            }
+            counts = next;
+        }
+        counts
+    }
+
+    /// Calls `f` with every state of layer `layer` (the sum of its tiles in units of 2),
+    /// as nibbles with walls, in increasing order of index.
+    pub(crate) fn for_each_in_layer(&self, layer: u64, mut f: impl FnMut(u64)) {
+        let mut room = vec![0u64; self.cells.len() + 1];
+        for i in (0..self.cells.len()).rev() {
+            room[i] = room[i + 1] + units(self.radix[i] - 1);
+        }
+        self.fill(0, layer, self.walls, &room, &mut f);
+    }
+
+    fn fill(&self, i: usize, left: u64, b: u64, room: &[u64], f: &mut impl FnMut(u64)) {
+        if i == self.cells.len() {
+            if left == 0 {
+                f(b);
+            }
+            return;
+        }
+        if left > room[i] {
+            return;
+        }
+        let shift = 60 - 4 * u32::from(self.cells[i]);
+        for e in 0..self.radix[i] {
+            let u = units(e);
+            if u > left {
+                break;
+            }
+            self.fill(i + 1, left - u, b | u64::from(e) << shift, room, f);
+        }
+    }
+
+    /// The state of `board` (exponents in reading order) if it is one of this table's
+    /// as it stands: every fixed cell holds a tile, every moving cell at most the
+    /// target, every target cell less.
+    #[must_use]
+    pub(crate) fn state_of(&self, exps: &[u8; 16]) -> Option<u64> {
+        let mut b = 0u64;
+        for (i, &e) in exps.iter().enumerate() {
+            let nibble = if self.pattern.is_fixed(i) {
+                if e == 0 {
+                    return None;
+                }
+                WALL
+            } else {
+                let limit = if self.pattern.is_target(i) {
+                    self.target
+                } else {
+                    self.target + 1
+                };
+                if e >= limit {
+                    return None;
+                }
+                u64::from(e)
+            };
+            b |= nibble << (60 - 4 * i);
+        }
+        Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_and_indices_agree_and_layers_cover_every_index_once() {
+        let layout = Layout::new("xxxx/xxxx/xxx./..tt".parse().unwrap(), 16).unwrap();
+        let mut seen = vec![false; layout.len() as usize];
+        for layer in 0..=layout.top_layer() {
+            let mut last = None;
+            layout.for_each_in_layer(layer, |b| {
+                let i = layout.index(b);
+                assert_eq!(layout.state(i), b);
+                assert!(last < Some(i), "indices increase within a layer");
+                last = Some(i);
+                assert!(!seen[i as usize]);
+                seen[i as usize] = true;
+            });
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn bad_targets_are_refused() {
+        let pattern: Pattern = "xxxx/xxxx/xxx./..tt".parse().unwrap();
+        for target in [0, 4, 12, 16384] {
+            let err = Layout::new(pattern, target).unwrap_err().to_string();
+            assert!(err.contains(&format!("target {target}")), "{err}");
+        }
+    }
+}

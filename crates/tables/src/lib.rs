@@ -1,0 +1,63 @@
+//! Endgame tables for 2048: for a formation of fixed large tiles, the exact probability
+//! that the tiles around them make a target tile where it is wanted, for every
+//! arrangement of those tiles, and the move that gets there most often.
+//!
+//! - [`Pattern`]: which cells are fixed, which move, and where the target counts
+//!   (`xxxx/xxxx/xx../..tt`).
+//! - [`Layout`]: a pattern and a target, and the dense index of their states.
+//! - [`solve`] and [`build`]: the exact solver, layer by layer of the tiles' sum, in
+//!   memory or into a file that a stopped build goes on with.
+//! - [`builtin`] and [`default_set`]: the formations the default player makes, and
+//!   the tables built unless others are named.
+//! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
+//!   real boards under the eight symmetries ([`Table::query`]).
+//!
+//! # The semantics
+//!
+//! So that anyone can check a table against a solver of their own: after a move, the
+//! board has succeeded (1) if a target cell holds the target tile; a move that slides
+//! a fixed tile, or merges two targets into a larger tile, has failed (0); otherwise a
+//! 2 (probability 0.9) or a 4 (0.1) spawns in a uniformly chosen empty cell, and the
+//! value of the board that results is that of its best move, or 0 if no move is left.
+//! Fixed tiles never merge: on a real board whose fixed tiles are larger than its
+//! moving tiles, and no two of them alike side by side, that is the game itself.
+//!
+//! ```
+//! use ai2048_engine::Board;
+//! use ai2048_tables::{Layout, Table};
+//!
+//! // Make a 32 in the bottom right corner, with the top three rows fixed.
+//! let table = Table::solve(Layout::new("xxxx/xxxx/xxxx/...t".parse()?, 32)?);
+//! let board: Board = "512 256 128 64/32768 16384 8192 4096/2048 1024 8 8/0 2 8 8".parse()?;
+//! let p = table.value(board).expect("the board matches");
+//! assert!((0.0..=1.0).contains(&p));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+#[cfg(not(target_arch = "wasm32"))]
+mod build;
+mod builtin;
+#[cfg(not(target_arch = "wasm32"))]
+mod file;
+mod layout;
+#[cfg(not(target_arch = "wasm32"))]
+mod map;
+mod moves;
+mod pattern;
+mod solve;
+mod table;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use build::{build, build_memory, partial_path, BuildOutcome, BuildProgress};
+#[cfg(not(target_arch = "wasm32"))]
+pub use builtin::default_dir;
+pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
+#[cfg(not(target_arch = "wasm32"))]
+pub use file::{
+    read_header, read_values, write_table, Encoding, Header, TableFileError, HEADER_LEN, VERSION,
+};
+pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
+pub use pattern::{ParsePatternError, Pattern, Symmetry};
+pub use solve::{solve, FOUR_PROBABILITY};
+pub use table::{Query, Table};

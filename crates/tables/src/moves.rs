@@ -1,0 +1,212 @@
+//! Moves in a table's world: the board as sixteen nibbles, where a fixed cell holds a
+//! wall (nibble 15) that slides like a tile but never merges.
+//!
+//! A move that slides a wall, or that merges two targets into a tile larger than the
+//! target, leaves the table's world; one that puts the target in a target cell
+//! succeeds; any other spawns a tile in one of the empty cells, which are all moving
+//! cells.
+
+use std::sync::OnceLock;
+
+use ai2048_engine::{Board, Dir};
+
+/// The nibble of a fixed cell.
+pub(crate) const WALL: u64 = 0xF;
+
+const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
+const LOW_THREE: u64 = 0x7777_7777_7777_7777;
+const HIGH_BITS: u64 = 0x8888_8888_8888_8888;
+
+/// The rows slid left and right, walls included: 2^16 entries each.
+struct Lines {
+    left: Box<[u16]>,
+    right: Box<[u16]>,
+}
+
+fn slide_left(line: u16) -> u16 {
+    let cells = [line >> 12, line >> 8 & 0xF, line >> 4 & 0xF, line & 0xF];
+    let mut out = [0u16; 4];
+    let mut n = 0;
+    let mut merged_last = false;
+    for &c in cells.iter().filter(|&&c| c != 0) {
+        if n > 0 && !merged_last && c != WALL as u16 && out[n - 1] == c {
+            out[n - 1] = c + 1;
+            merged_last = true;
+        } else {
+            out[n] = c;
+            n += 1;
+            merged_last = false;
+        }
+    }
+    out[0] << 12 | out[1] << 8 | out[2] << 4 | out[3]
+}
+
+const fn reverse(line: u16) -> u16 {
+    (line & 0xF) << 12 | (line >> 4 & 0xF) << 8 | (line >> 8 & 0xF) << 4 | line >> 12
+}
+
+fn lines() -> &'static Lines {
+    static LINES: OnceLock<Lines> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let left: Box<[u16]> = (0..=u16::MAX).map(slide_left).collect();
+        let right = (0..=u16::MAX)
+            .map(|l| reverse(left[reverse(l) as usize]))
+            .collect();
+        Lines { left, right }
+    })
+}
+
+fn rows(table: &[u16], b: u64) -> u64 {
+    (table[(b >> 48) as usize] as u64) << 48
+        | (table[(b >> 32) as usize & 0xFFFF] as u64) << 32
+        | (table[(b >> 16) as usize & 0xFFFF] as u64) << 16
+        | table[b as usize & 0xFFFF] as u64
+}
+
+fn transpose(b: u64) -> u64 {
+    Board::from_u64(b).transpose().low_bits()
+}
+
+/// `b` slid toward `dir`, walls sliding like tiles but never merging; two nibbles of
+/// 14 would merge into 15, so the tiles stay below 14.
+pub(crate) fn slide(b: u64, dir: Dir) -> u64 {
+    let l = lines();
+    match dir {
+        Dir::Left => rows(&l.left, b),
+        Dir::Right => rows(&l.right, b),
+        Dir::Up => transpose(rows(&l.left, transpose(b))),
+        Dir::Down => transpose(rows(&l.right, transpose(b))),
+    }
+}
+
+/// The nibbles of `b` equal to `value`, as bit 3 of each such nibble: exact, since no
+/// nibble's sum carries into the next.
+#[inline]
+pub(crate) fn nibbles_equal(b: u64, value: u64) -> u64 {
+    let x = b ^ (value * NIBBLE_ONES);
+    !(((x & LOW_THREE) + LOW_THREE) | x) & HIGH_BITS
+}
+
+/// A mask of the nibbles of the cells of `cells` (bit `i` for cell `i`), bit 3 of each:
+/// as [`nibbles_equal`] marks them.
+pub(crate) fn nibble_marks(cells: u16) -> u64 {
+    (0..16)
+        .filter(|&i| cells >> i & 1 == 1)
+        .fold(0, |m, i| m | 8 << (60 - 4 * i))
+}
+
+/// What a move does in a table's world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Nothing moves.
+    Illegal,
+    /// A wall slid, or two targets merged: the move leaves the table.
+    Leaves,
+    /// A target cell holds the target.
+    Succeeds,
+    /// The board after the move, before a tile spawns.
+    Moved(u64),
+}
+
+/// The rules of one table's world: its walls, its target cells and its target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct World {
+    /// Bit 3 of each wall's nibble.
+    walls: u64,
+    /// Bit 3 of each target cell's nibble.
+    targets: u64,
+    /// The target's exponent.
+    target: u64,
+}
+
+impl World {
+    pub(crate) fn new(fixed: u16, target_cells: u16, target: u8) -> World {
+        World {
+            walls: nibble_marks(fixed),
+            targets: nibble_marks(target_cells),
+            target: u64::from(target),
+        }
+    }
+
+    /// The outcome of sliding `b` toward `dir`.
+    #[inline]
+    pub(crate) fn play(self, b: u64, dir: Dir) -> Outcome {
+        let after = slide(b, dir);
+        if after == b {
+            Outcome::Illegal
+        } else if nibbles_equal(after, WALL) != self.walls
+            || nibbles_equal(after, self.target + 1) != 0
+        {
+            Outcome::Leaves
+        } else if nibbles_equal(after, self.target) & self.targets != 0 {
+            Outcome::Succeeds
+        } else {
+            Outcome::Moved(after)
+        }
+    }
+
+    /// Each move's value from `b`, indexed by [`Dir`]: `None` where the move is illegal
+    /// or leaves the table, 1 where it succeeds, and otherwise `expect` of the board
+    /// after the move (the expectation over its spawns).
+    #[inline]
+    pub(crate) fn move_values(
+        self,
+        b: u64,
+        mut expect: impl FnMut(u64) -> f64,
+    ) -> [Option<f64>; 4] {
+        let mut out = [None; 4];
+        for dir in Dir::ALL {
+            out[dir as usize] = match self.play(b, dir) {
+                Outcome::Illegal | Outcome::Leaves => None,
+                Outcome::Succeeds => Some(1.0),
+                Outcome::Moved(after) => Some(expect(after)),
+            };
+        }
+        out
+    }
+}
+
+/// The empty cells of `b`, bit 3 of each nibble.
+#[inline]
+pub(crate) fn empty_marks(b: u64) -> u64 {
+    nibbles_equal(b, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str) -> u64 {
+        u64::from_str_radix(&text.replace(['/', ' '], ""), 16).unwrap()
+    }
+
+    #[test]
+    fn walls_slide_but_never_merge() {
+        assert_eq!(slide_left(0x0F0F), 0xFF00);
+        assert_eq!(slide_left(0x1120), 0x2200);
+        assert_eq!(slide_left(0x1111), 0x2200);
+        assert_eq!(slide_left(0xF110), 0xF200);
+        assert_eq!(slide_left(0x2211), 0x3200);
+    }
+
+    #[test]
+    fn outcomes() {
+        // Fixed: cells 0-7 (rows 1 and 2); target cells: 14 and 15; target 2^5.
+        let world = World::new(0x00FF, 1 << 14 | 1 << 15, 5);
+        let b = board("FFFF/FFFF/0000/0044");
+        assert_eq!(world.play(b, Dir::Right), Outcome::Succeeds);
+        // Down would slide the walls into the empty third row.
+        assert_eq!(world.play(b, Dir::Down), Outcome::Leaves);
+        assert_eq!(
+            world.play(board("FFFF/FFFF/1212/2121"), Dir::Down),
+            Outcome::Illegal
+        );
+        // Up slides nothing past the walls, which do not move either.
+        assert_eq!(
+            world.play(b, Dir::Up),
+            Outcome::Moved(board("FFFF/FFFF/0044/0000"))
+        );
+        let b = board("FFFF/FFFF/0055/0000");
+        assert_eq!(world.play(b, Dir::Left), Outcome::Leaves);
+    }
+}

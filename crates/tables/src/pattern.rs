@@ -1,0 +1,313 @@
+//! A table's pattern: which cells hold fixed large tiles, which cells' tiles move, and
+//! where the target counts.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// Which cells of the board a table fixes, which move, and where its target counts.
+///
+/// Written as four groups of four characters joined by `/`, top row first: `x` a fixed
+/// cell (a large tile that must stay where it is), `.` a cell whose tile may move, `t`
+/// a moving cell where the target counts. Cells are numbered in reading order, as
+/// [`ai2048_engine::Board`] numbers them.
+///
+/// ```
+/// use ai2048_tables::Pattern;
+///
+/// let pattern: Pattern = "xxxx/xxxx/xx../..tt".parse()?;
+/// assert_eq!(pattern.moving_cells().count(), 6);
+/// assert!(pattern.is_fixed(0) && pattern.is_target(15) && !pattern.is_target(8));
+/// assert_eq!(pattern.to_string(), "xxxx/xxxx/xx../..tt");
+/// # Ok::<(), ai2048_tables::ParsePatternError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    fixed: u16,
+    target: u16,
+}
+
+/// Why a pattern did not parse, with where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePatternError(String);
+
+impl fmt::Display for ParsePatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl std::error::Error for ParsePatternError {}
+
+const ROWS_HELP: &str =
+    "four groups of four of x (fixed), . (moves) and t (moves; the target counts), \
+                         joined by / with the top row first, as xxxx/xxxx/xx../..tt";
+
+impl Pattern {
+    /// The pattern with fixed cells `fixed` and target cells `target`, each a mask with
+    /// bit `i` for cell `i`.
+    ///
+    /// # Errors
+    ///
+    /// A target cell that is also fixed, or no target cell at all.
+    pub fn from_masks(fixed: u16, target: u16) -> Result<Pattern, ParsePatternError> {
+        if fixed & target != 0 {
+            return Err(ParsePatternError(format!(
+                "cell {} is both fixed and a target cell",
+                (fixed & target).trailing_zeros()
+            )));
+        }
+        if target == 0 {
+            return Err(ParsePatternError(format!(
+                "the pattern has no target cell (t): {ROWS_HELP}"
+            )));
+        }
+        Ok(Pattern { fixed, target })
+    }
+
+    /// The fixed cells, bit `i` for cell `i`.
+    #[must_use]
+    pub const fn fixed_mask(self) -> u16 {
+        self.fixed
+    }
+
+    /// The cells where the target counts, bit `i` for cell `i`.
+    #[must_use]
+    pub const fn target_mask(self) -> u16 {
+        self.target
+    }
+
+    /// The cells whose tiles move (target cells included), bit `i` for cell `i`.
+    #[must_use]
+    pub const fn moving_mask(self) -> u16 {
+        !self.fixed
+    }
+
+    /// Whether cell `i` is fixed.
+    #[must_use]
+    pub const fn is_fixed(self, i: usize) -> bool {
+        self.fixed >> i & 1 == 1
+    }
+
+    /// Whether cell `i` is a target cell.
+    #[must_use]
+    pub const fn is_target(self, i: usize) -> bool {
+        self.target >> i & 1 == 1
+    }
+
+    /// The moving cells in reading order.
+    pub fn moving_cells(self) -> impl Iterator<Item = usize> {
+        (0..16).filter(move |&i| !self.is_fixed(i))
+    }
+
+    /// The pattern seen through `sym`: the cell `sym` maps each cell to takes its role.
+    ///
+    /// ```
+    /// use ai2048_tables::{Pattern, Symmetry};
+    ///
+    /// let pattern: Pattern = "xxxx/xxxx/xx../..tt".parse()?;
+    /// let mirrored = pattern.transformed(Symmetry::MIRROR_COLUMNS);
+    /// assert_eq!(mirrored.to_string(), "xxxx/xxxx/..xx/tt..");
+    /// # Ok::<(), ai2048_tables::ParsePatternError>(())
+    /// ```
+    #[must_use]
+    pub fn transformed(self, sym: Symmetry) -> Pattern {
+        let map = |mask: u16| {
+            (0..16)
+                .filter(|&i| mask >> i & 1 == 1)
+                .fold(0u16, |m, i| m | 1 << sym.cell(i))
+        };
+        Pattern {
+            fixed: map(self.fixed),
+            target: map(self.target),
+        }
+    }
+}
+
+impl FromStr for Pattern {
+    type Err = ParsePatternError;
+
+    fn from_str(s: &str) -> Result<Pattern, ParsePatternError> {
+        let rows: Vec<&str> = s.trim().split('/').collect();
+        if rows.len() != 4 {
+            return Err(ParsePatternError(format!(
+                "{s:?} has {} group(s); a pattern is {ROWS_HELP}",
+                rows.len()
+            )));
+        }
+        let (mut fixed, mut target) = (0u16, 0u16);
+        for (r, row) in rows.iter().enumerate() {
+            let chars: Vec<char> = row.chars().collect();
+            if chars.len() != 4 {
+                return Err(ParsePatternError(format!(
+                    "row {} ({row:?}) has {} characters, not 4; a pattern is {ROWS_HELP}",
+                    r + 1,
+                    chars.len()
+                )));
+            }
+            for (c, ch) in chars.into_iter().enumerate() {
+                let bit = 1u16 << (4 * r + c);
+                match ch {
+                    'x' | 'X' => fixed |= bit,
+                    't' | 'T' => target |= bit,
+                    '.' => {}
+                    other => {
+                        return Err(ParsePatternError(format!(
+                            "row {}, column {}: {other:?} is none of x, . and t",
+                            r + 1,
+                            c + 1
+                        )));
+                    }
+                }
+            }
+        }
+        Pattern::from_masks(fixed, target)
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in 0..4 {
+            if r > 0 {
+                f.write_str("/")?;
+            }
+            for c in 0..4 {
+                let i = 4 * r + c;
+                let ch = if self.is_fixed(i) {
+                    'x'
+                } else if self.is_target(i) {
+                    't'
+                } else {
+                    '.'
+                };
+                write!(f, "{ch}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One of the eight symmetries of the square board: a transpose (rows and columns
+/// swapped), then a mirror of the columns, then a mirror of the rows, each or not.
+///
+/// ```
+/// use ai2048_engine::Dir;
+/// use ai2048_tables::Symmetry;
+///
+/// assert_eq!(Symmetry::MIRROR_COLUMNS.cell(0), 3);
+/// assert_eq!(Symmetry::MIRROR_COLUMNS.dir(Dir::Left), Dir::Right);
+/// assert_eq!(Symmetry::TRANSPOSE.dir(Dir::Left), Dir::Up);
+/// for sym in Symmetry::ALL {
+///     for i in 0..16 {
+///         assert_eq!(sym.inverse().cell(sym.cell(i)), i);
+///     }
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry(u8);
+
+impl Symmetry {
+    /// The board as it is.
+    pub const IDENTITY: Symmetry = Symmetry(0);
+    /// Rows and columns swapped.
+    pub const TRANSPOSE: Symmetry = Symmetry(1);
+    /// Left and right swapped.
+    pub const MIRROR_COLUMNS: Symmetry = Symmetry(2);
+    /// Top and bottom swapped.
+    pub const MIRROR_ROWS: Symmetry = Symmetry(4);
+    /// All eight, the identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry(0),
+        Symmetry(1),
+        Symmetry(2),
+        Symmetry(3),
+        Symmetry(4),
+        Symmetry(5),
+        Symmetry(6),
+        Symmetry(7),
+    ];
+
+    /// Where cell `i` goes.
+    #[must_use]
+    pub const fn cell(self, i: usize) -> usize {
+        let (mut r, mut c) = (i / 4, i % 4);
+        if self.0 & 1 != 0 {
+            (r, c) = (c, r);
+        }
+        if self.0 & 2 != 0 {
+            c = 3 - c;
+        }
+        if self.0 & 4 != 0 {
+            r = 3 - r;
+        }
+        4 * r + c
+    }
+
+    /// Where direction `dir` goes: sliding the board toward `dir` and then applying the
+    /// symmetry gives the board that the symmetry's image slid toward `self.dir(dir)`.
+    #[must_use]
+    pub const fn dir(self, dir: ai2048_engine::Dir) -> ai2048_engine::Dir {
+        use ai2048_engine::Dir;
+        // (row step, column step)
+        let (mut dr, mut dc): (i8, i8) = match dir {
+            Dir::Up => (-1, 0),
+            Dir::Down => (1, 0),
+            Dir::Left => (0, -1),
+            Dir::Right => (0, 1),
+        };
+        if self.0 & 1 != 0 {
+            (dr, dc) = (dc, dr);
+        }
+        if self.0 & 2 != 0 {
+            dc = -dc;
+        }
+        if self.0 & 4 != 0 {
+            dr = -dr;
+        }
+        match (dr, dc) {
+            (-1, 0) => Dir::Up,
+            (1, 0) => Dir::Down,
+            (0, -1) => Dir::Left,
+            _ => Dir::Right,
+        }
+    }
+
+    /// The symmetry that undoes this one.
+    #[must_use]
+    pub const fn inverse(self) -> Symmetry {
+        // A transpose followed by mirrors is undone by the mirrors swapped, then the
+        // transpose: with a transpose, the column mirror becomes the row mirror.
+        if self.0 & 1 != 0 {
+            Symmetry(1 | (self.0 & 2) << 1 | (self.0 & 4) >> 1)
+        } else {
+            self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_patterns_say_what_and_where() {
+        for (text, message) in [
+            ("xxxx/xxxx/xx..", "3 group(s)"),
+            ("xxxx/xxxx/xx../..ttt", "row 4"),
+            ("xxxx/xxxx/xx../..ty", "row 4, column 4: 'y'"),
+            ("xxxx/xxxx/xx../....", "no target cell"),
+        ] {
+            let err = text.parse::<Pattern>().unwrap_err().to_string();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn every_symmetry_keeps_the_pattern_s_counts_and_round_trips() {
+        let pattern: Pattern = "xxx./xx../x.../...t".parse().unwrap();
+        for sym in Symmetry::ALL {
+            let p = pattern.transformed(sym);
+            assert_eq!(p.fixed_mask().count_ones(), 6);
+            assert_eq!(p.transformed(sym.inverse()), pattern, "{sym:?}");
+        }
+    }
+}

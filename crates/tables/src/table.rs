@@ -1,0 +1,221 @@
+//! A solved table, in memory or mapped from its file, and its answers for real boards.
+
+use std::path::Path;
+
+use ai2048_engine::{Board, Dir};
+
+use crate::file::{check_crc, read_header, Encoding, Header, TableFileError, HEADER_LEN};
+use crate::layout::Layout;
+use crate::pattern::Symmetry;
+use crate::solve::Rules;
+
+/// Where a table's values live.
+enum Values {
+    /// Solved in this process.
+    Owned(Vec<f32>),
+    /// Mapped from a file: the whole file, header included.
+    #[cfg(not(target_arch = "wasm32"))]
+    Mapped(memmap2::Mmap, Encoding),
+}
+
+/// A solved endgame table: every state's success probability.
+///
+/// A table answers for a real board when the board, seen through one of the eight
+/// symmetries, has a tile in every fixed cell, at most the target in every moving
+/// cell and less than the target in every target cell. The fixed tiles are walls in
+/// the table's world: they never merge, and a move that slides one fails. On a board
+/// whose fixed tiles are larger than every moving tile and no two of them alike side
+/// by side, that is exactly the game.
+///
+/// ```
+/// use ai2048_engine::{Board, Dir};
+/// use ai2048_tables::{Layout, Table};
+///
+/// let layout = Layout::new("xxxx/xxxx/xxx./...t".parse()?, 16)?;
+/// let table = Table::solve(layout);
+/// let board: Board = "64 32 16 8/512 256 128 8/1024 2048 4096 0/0 0 4 4".parse()?;
+/// let query = table.query(board).expect("the board matches the pattern");
+/// let (_, p) = query.best().expect("a move stays in the table");
+/// assert!(p > 0.0 && p <= 1.0, "{p}");
+/// // Down would slide the fixed tiles of the last column: it leaves the table.
+/// assert_eq!(query.value(Dir::Down), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Table {
+    layout: Layout,
+    values: Values,
+}
+
+/// A table's answer for one board: each move's success probability.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Query {
+    /// The symmetry through which the board matched the table.
+    pub symmetry: Symmetry,
+    /// Each move's success probability, indexed by [`Dir`]: `None` for a move that is
+    /// illegal or leaves the table (it slides a fixed tile, or merges two targets).
+    pub moves: [Option<f64>; 4],
+}
+
+impl Query {
+    /// The success probability of `dir`, `None` if it is illegal or leaves the table.
+    #[must_use]
+    pub fn value(&self, dir: Dir) -> Option<f64> {
+        self.moves[dir as usize]
+    }
+
+    /// The best move and its success probability: the first of the best in the order
+    /// up, down, left, right; `None` if no move stays in the table.
+    #[must_use]
+    pub fn best(&self) -> Option<(Dir, f64)> {
+        Dir::ALL
+            .into_iter()
+            .filter_map(|d| self.value(d).map(|p| (d, p)))
+            .fold(None, |best, (d, p)| match best {
+                Some((_, q)) if q >= p => best,
+                _ => Some((d, p)),
+            })
+    }
+}
+
+impl Table {
+    /// Solves the table of `layout` in memory (for small tables and tests; a large one
+    /// is built to a file by [`crate::build`]).
+    #[must_use]
+    pub fn solve(layout: Layout) -> Table {
+        let values = crate::solve(&layout);
+        Table {
+            layout,
+            values: Values::Owned(values),
+        }
+    }
+
+    /// A table from values solved elsewhere, indexed as `layout` indexes its states.
+    ///
+    /// # Panics
+    ///
+    /// If there is not one value a state.
+    #[must_use]
+    pub fn from_values(layout: Layout, values: Vec<f32>) -> Table {
+        assert_eq!(values.len() as u64, layout.len(), "one value a state");
+        Table {
+            layout,
+            values: Values::Owned(values),
+        }
+    }
+
+    /// Maps the finished table file at `path`, after checking its header, its length
+    /// and its checksum. Every thread that holds the table shares the one mapping.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, is not a table, is unfinished, truncated or damaged.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open(path: &Path) -> Result<Table, TableFileError> {
+        let header = read_header(path)?;
+        if header.layers_left > 0 {
+            return Err(TableFileError::Invalid(
+                path.to_owned(),
+                format!(
+                    "an unfinished build ({} layers left to solve): run the build again to finish it",
+                    header.layers_left
+                ),
+            ));
+        }
+        let file = std::fs::File::open(path).map_err(|e| TableFileError::Io(path.to_owned(), e))?;
+        let map = crate::map::map(&file).map_err(|e| TableFileError::Io(path.to_owned(), e))?;
+        // The length may have changed between reading the header and mapping.
+        if map.len() as u64 != header.file_len() {
+            return Err(TableFileError::Invalid(
+                path.to_owned(),
+                "the file changed while it was opened".to_owned(),
+            ));
+        }
+        check_crc(path, &header, &map[HEADER_LEN..])?;
+        let Header {
+            layout, encoding, ..
+        } = header;
+        Ok(Table {
+            layout,
+            values: Values::Mapped(map, encoding),
+        })
+    }
+
+    /// The table's layout: its pattern, target and states.
+    #[must_use]
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The value of the state with index `i`.
+    #[inline]
+    fn at(&self, i: u64) -> f64 {
+        match &self.values {
+            Values::Owned(v) => f64::from(v[i as usize]),
+            #[cfg(not(target_arch = "wasm32"))]
+            Values::Mapped(m, encoding) => {
+                let at = HEADER_LEN + encoding.width() * i as usize;
+                f64::from(encoding.get(&m[at..]))
+            }
+        }
+    }
+
+    /// The success probability the table holds for `board` as it stands (its best
+    /// move's), through the first symmetry that matches; `None` if none matches.
+    #[must_use]
+    pub fn value(&self, board: Board) -> Option<f64> {
+        let exps = board.exponents();
+        Symmetry::ALL.into_iter().find_map(|sym| {
+            let state = self.layout.state_of(&transform(&exps, sym))?;
+            Some(self.at(self.layout.index(state)))
+        })
+    }
+
+    /// Each move's success probability from `board`, through the symmetry under which
+    /// the board's best move is best; `None` if the board matches the table under no
+    /// symmetry.
+    #[must_use]
+    pub fn query(&self, board: Board) -> Option<Query> {
+        let exps = board.exponents();
+        let rules = Rules::new(&self.layout);
+        let value = |i: u64| self.at(i);
+        let mut best: Option<(f64, Query)> = None;
+        for sym in Symmetry::ALL {
+            let Some(state) = self.layout.state_of(&transform(&exps, sym)) else {
+                continue;
+            };
+            let seen = rules.move_values(state, &value);
+            let mut moves = [None; 4];
+            for dir in Dir::ALL {
+                moves[dir as usize] = seen[sym.dir(dir) as usize];
+            }
+            let query = Query {
+                symmetry: sym,
+                moves,
+            };
+            let top = query.best().map_or(-1.0, |(_, p)| p);
+            if best.as_ref().is_none_or(|(b, _)| top > *b) {
+                best = Some((top, query));
+            }
+        }
+        best.map(|(_, q)| q)
+    }
+}
+
+/// The exponents of the board that `sym` makes of `exps`.
+fn transform(exps: &[u8; 16], sym: Symmetry) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for (i, &e) in exps.iter().enumerate() {
+        out[sym.cell(i)] = e;
+    }
+    out
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("pattern", &self.layout.pattern().to_string())
+            .field("target", &self.layout.target())
+            .field("states", &self.layout.len())
+            .finish()
+    }
+}

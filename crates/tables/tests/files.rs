@@ -1,0 +1,180 @@
+//! Table files: written whole, read back the same, refused with a clear error when
+//! foreign, truncated, damaged or unfinished, and a stopped build goes on to the same
+//! table as one that never stopped.
+
+use std::fs;
+use std::time::Duration;
+
+use ai2048_tables::{build, partial_path, BuildOutcome, Encoding, Layout, Table, HEADER_LEN};
+
+fn layout() -> Layout {
+    Layout::new("xxxx/xxxx/xx../..tt".parse().unwrap(), 32).unwrap()
+}
+
+fn built(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("t.table");
+    assert_eq!(
+        build(
+            &layout(),
+            &path,
+            Encoding::F32,
+            Duration::from_secs(3600),
+            |_| true
+        )
+        .unwrap(),
+        BuildOutcome::Finished
+    );
+    path
+}
+
+fn open_error(path: &std::path::Path) -> String {
+    Table::open(path).unwrap_err().to_string()
+}
+
+#[test]
+fn a_built_file_holds_what_the_solver_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built(dir.path());
+    let table = Table::open(&path).unwrap();
+    let solved = Table::solve(layout());
+    let board = "65536 32768 16384 8192/512 1024 2048 4096/256 128 2 0/0 2 4 8"
+        .parse()
+        .unwrap();
+    assert_eq!(table.query(board), solved.query(board));
+    assert!(table.query(board).is_some());
+    assert!(!partial_path(&path).exists());
+}
+
+#[test]
+fn foreign_truncated_damaged_and_unfinished_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built(dir.path());
+    let good = fs::read(&path).unwrap();
+
+    let other = dir.path().join("other");
+    fs::write(
+        &other,
+        b"hello, this is not a table at all, not even close to one....",
+    )
+    .unwrap();
+    assert!(
+        open_error(&other).contains("not an ai2048 endgame table"),
+        "{}",
+        open_error(&other)
+    );
+    fs::write(&other, b"short").unwrap();
+    assert!(open_error(&other).contains("not an ai2048 endgame table"));
+
+    fs::write(&other, &good[..good.len() - 4]).unwrap();
+    assert!(
+        open_error(&other).contains("truncated"),
+        "{}",
+        open_error(&other)
+    );
+
+    // One byte changed: in the values, in the header, in the version.
+    for (at, byte, message) in [
+        (
+            HEADER_LEN + 100,
+            good[HEADER_LEN + 100] ^ 1,
+            "values are damaged",
+        ),
+        (20, good[20] ^ 1, "header is damaged"),
+        (8, 9, "version 9"),
+    ] {
+        let mut changed = good.clone();
+        changed[at] = byte;
+        fs::write(&other, &changed).unwrap();
+        let err = open_error(&other);
+        assert!(err.contains(message), "{err}");
+    }
+
+    assert!(open_error(&dir.path().join("missing")).contains("missing"));
+}
+
+#[test]
+fn a_stopped_build_goes_on_to_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = fs::read(built(dir.path())).unwrap();
+
+    let path = dir.path().join("stopped.table");
+    let mut layers = 0;
+    let outcome = build(
+        &layout(),
+        &path,
+        Encoding::F32,
+        Duration::from_secs(3600),
+        |_| {
+            layers += 1;
+            layers < 20
+        },
+    )
+    .unwrap();
+    let BuildOutcome::Stopped { layers_left } = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert!(layers_left > 0);
+    assert!(!path.exists());
+    // The partial file is a table file, but an unfinished one.
+    let partial = partial_path(&path);
+    assert!(
+        open_error(&partial).contains("unfinished"),
+        "{}",
+        open_error(&partial)
+    );
+
+    // Another table's build refuses it.
+    let other = Layout::new("xxxx/xxxx/xx../..tt".parse().unwrap(), 64).unwrap();
+    let err = build(
+        &other,
+        &path,
+        Encoding::F32,
+        Duration::from_secs(3600),
+        |_| true,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("another table"), "{err}");
+
+    // Checkpoints at every layer on the way.
+    let mut resumed_from = None;
+    let outcome = build(&layout(), &path, Encoding::F32, Duration::ZERO, |p| {
+        resumed_from.get_or_insert(p.layer);
+        true
+    })
+    .unwrap();
+    assert_eq!(outcome, BuildOutcome::Finished);
+    assert_eq!(resumed_from, Some(layers_left - 1));
+    assert_eq!(fs::read(&path).unwrap(), whole);
+    assert!(!partial.exists());
+}
+
+#[test]
+fn a_compact_table_is_half_the_size_and_within_a_65535th() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("compact.table");
+    build(
+        &layout(),
+        &path,
+        Encoding::U16,
+        Duration::from_secs(3600),
+        |_| true,
+    )
+    .unwrap();
+    let whole = fs::metadata(built(dir.path())).unwrap().len();
+    assert_eq!(
+        fs::metadata(&path).unwrap().len() - HEADER_LEN as u64,
+        (whole - HEADER_LEN as u64) / 2
+    );
+    let compact = Table::open(&path).unwrap();
+    let exact = Table::solve(layout());
+    let board = "65536 32768 16384 8192/512 1024 2048 4096/256 128 4 0/2 2 8 16"
+        .parse()
+        .unwrap();
+    let (a, b) = (compact.query(board).unwrap(), exact.query(board).unwrap());
+    for (x, y) in a.moves.iter().zip(b.moves) {
+        assert_eq!(x.is_some(), y.is_some());
+        if let (Some(x), Some(y)) = (x, y) {
+            assert!((x - y).abs() <= 1.0 / 65535.0, "{x} against {y}");
+        }
+    }
+}
