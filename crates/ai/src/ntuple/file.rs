@@ -12,7 +12,7 @@
 //! | 4 + n | the notes: their length in bytes (`u32`), then UTF-8 text |
 //! | 4 per weight | every table of every stage, as [`NTupleNetwork::weights`] orders them (`f32`) |
 //! | 8 per weight | with coherence only: every weight's E and A (`f32` each) |
-//! | | version 4 only, the carousel ([`Carousel`]): the number of its stage thresholds (`u32`) and each (`u32`), then per threshold its pool: entries seen (`u64`), positions (`u32`), and each position as its board's 64 low bits (`u64`) and 16 high bits (`u16`) |
+//! | | version 4 only, the carousel ([`Carousel`](super::Carousel)): the number of its stage thresholds (`u32`) and each (`u32`), then per threshold its pool: entries seen (`u64`), positions (`u32`), and each position as its board's 64 low bits (`u64`) and 16 high bits (`u16`) |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`) |
 //!
 //! All numbers are little-endian. Versions 1 and 2 (one stage, no notes, version 2
@@ -23,12 +23,15 @@ use core::fmt;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use ai2048_engine::Board;
-
-use super::carousel::{Carousel, Pool, POOL_CAPACITY};
 use super::index::reversed_digits;
 use super::weights::{Weights, COHERENCE_START};
 use super::{NTupleNetwork, Stages, Tuple};
+
+mod carousel;
+mod common;
+
+use carousel::carousel_bytes;
+pub(super) use common::{check_size, reserve_ahead, shape_bytes, Checked, Fnv};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
 /// The format version written: 3, or 4 for a network that holds a carousel.
@@ -84,208 +87,6 @@ impl std::error::Error for NetworkError {
             _ => None,
         }
     }
-}
-
-/// FNV-1a, 64 bits: the file's checksum.
-pub(super) struct Fnv(pub(super) u64);
-
-impl Fnv {
-    pub(super) fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    pub(super) fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-/// A reader that checksums what it reads and names what ran out.
-pub(super) struct Checked<R> {
-    pub(super) inner: R,
-    pub(super) hash: Fnv,
-}
-
-impl<R: Read> Checked<R> {
-    pub(super) fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N], NetworkError> {
-        let mut buf = [0; N];
-        self.fill(&mut buf, what)?;
-        Ok(buf)
-    }
-
-    pub(super) fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
-        Ok(u32::from_le_bytes(self.bytes(what)?))
-    }
-
-    /// The tuples: their number, then each one's length and cells. Also returns the
-    /// weights of one stage.
-    pub(super) fn tuples(&mut self) -> Result<(Vec<Tuple>, usize), NetworkError> {
-        let count = self.u32("the header")?;
-        let mut tuples = Vec::new();
-        let mut per_stage = 0usize;
-        for i in 1..=count {
-            let [len] = self.bytes(&format!("tuple {i}"))?;
-            let mut cells = vec![0; usize::from(len)];
-            self.fill(&mut cells, &format!("tuple {i}"))?;
-            let tuple =
-                Tuple::new(&cells).map_err(|e| NetworkError::Corrupt(format!("tuple {i}: {e}")))?;
-            per_stage += tuple.table_len();
-            if per_stage > MAX_WEIGHTS || i > 16 {
-                return Err(NetworkError::Corrupt(format!(
-                    "its {count} tuples hold more than {MAX_WEIGHTS} weights or are more than 16"
-                )));
-            }
-            tuples.push(tuple);
-        }
-        Ok((tuples, per_stage))
-    }
-
-    /// The stages: the number of thresholds, then each.
-    pub(super) fn stages(&mut self) -> Result<Stages, NetworkError> {
-        let n = self.u32("the stages")? as usize;
-        if n >= super::MAX_STAGES {
-            return Err(NetworkError::Corrupt(format!("{n} stage thresholds")));
-        }
-        let mut thresholds = Vec::with_capacity(n);
-        for _ in 0..n {
-            thresholds.push(self.u32("the stages")?);
-        }
-        Stages::new(thresholds).map_err(|e| NetworkError::Corrupt(format!("the stages: {e}")))
-    }
-
-    /// The notes: their length, then UTF-8 text.
-    pub(super) fn notes(&mut self) -> Result<String, NetworkError> {
-        let len = self.u32("the notes")? as usize;
-        if len > MAX_NOTES {
-            return Err(NetworkError::Corrupt(format!("notes of {len} bytes")));
-        }
-        let mut notes = vec![0; len];
-        self.fill(&mut notes, "the notes")?;
-        String::from_utf8(notes)
-            .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))
-    }
-
-    /// The carousel: its stages, then a pool per stage threshold.
-    fn carousel(&mut self) -> Result<Carousel, NetworkError> {
-        let stages = self.stages()?;
-        let mut pools = Vec::new();
-        for stage in 1..stages.count() {
-            let what = format!("the carousel's pool {stage}");
-            let entered = u64::from_le_bytes(self.bytes(&what)?);
-            let len = self.u32(&what)? as usize;
-            if len > POOL_CAPACITY || len as u64 > entered {
-                return Err(NetworkError::Corrupt(format!(
-                    "{what} holds {len} positions of {entered} entries (at most {POOL_CAPACITY})"
-                )));
-            }
-            let mut boards = Vec::with_capacity(len);
-            for _ in 0..len {
-                let low = u64::from_le_bytes(self.bytes(&what)?);
-                let high = u16::from_le_bytes(self.bytes(&what)?);
-                let board = board_from_bits(low, high).ok_or_else(|| {
-                    NetworkError::Corrupt(format!(
-                        "{what} holds a position that is not a board ({low:016x}, {high:04x})"
-                    ))
-                })?;
-                boards.push(board);
-            }
-            pools.push(Pool { boards, entered });
-        }
-        Carousel::with_pools(stages, pools)
-            .map_err(|e| NetworkError::Corrupt(format!("the carousel: {e}")))
-    }
-
-    pub(super) fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
-        self.fill_unhashed(buf, what)?;
-        self.hash.update(buf);
-        Ok(())
-    }
-
-    /// [`Checked::fill`] without adding the bytes to the checksum: for bytes that a
-    /// checksum of their own covers already (a packed file's body).
-    pub(super) fn fill_unhashed(&mut self, buf: &mut [u8], what: &str) -> Result<(), NetworkError> {
-        self.inner.read_exact(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => {
-                NetworkError::Corrupt(format!("the file ends in {what}"))
-            }
-            _ => NetworkError::Io(e),
-        })
-    }
-}
-
-/// Refuses tuples and stages that hold more than [`MAX_WEIGHTS`] weights.
-pub(super) fn check_size(per_stage: usize, stages: &Stages) -> Result<(), NetworkError> {
-    if per_stage * stages.count() > MAX_WEIGHTS {
-        return Err(NetworkError::Corrupt(format!(
-            "its tuples and stages hold more than {MAX_WEIGHTS} weights"
-        )));
-    }
-    Ok(())
-}
-
-/// Makes room in `values` for `n` more of the `total` a header declares: at most
-/// what is read so far, or [`RESERVE_STEP`], ahead (never past `total`). The room grows
-/// as the values arrive, so that a short file whose header declares gigabytes of
-/// weights ends in an error, not in asking for them; and it grows by doubling, so that
-/// a large network is copied no more than a few times.
-pub(super) fn reserve_ahead<T>(values: &mut Vec<T>, n: usize, total: usize) {
-    if values.capacity() - values.len() < n {
-        let ahead = values.len().max(RESERVE_STEP);
-        values.reserve_exact(total.saturating_sub(values.len()).min(ahead).max(n));
-    }
-}
-
-/// The bytes of the tuples (their number, then each one's length and cells), the
-/// stages (the number of thresholds, then each) and, when `notes`, the notes (their
-/// length, then UTF-8 text), as both formats write them.
-pub(super) fn shape_bytes(net: &NTupleNetwork, notes: bool) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    let mut tuples = (net.tuples().len() as u32).to_le_bytes().to_vec();
-    for tuple in net.tuples() {
-        tuples.push(tuple.cells().len() as u8);
-        tuples.extend_from_slice(tuple.cells());
-    }
-    let thresholds = net.stages().thresholds();
-    let mut stages = (thresholds.len() as u32).to_le_bytes().to_vec();
-    for t in thresholds {
-        stages.extend_from_slice(&t.to_le_bytes());
-    }
-    let mut text = Vec::new();
-    if notes {
-        let n = net.notes().as_bytes();
-        let n = &n[..n.len().min(MAX_NOTES)];
-        text.extend_from_slice(&(n.len() as u32).to_le_bytes());
-        text.extend_from_slice(n);
-    }
-    (tuples, stages, text)
-}
-
-/// The board whose [`Board::low_bits`] and [`Board::high_bits`] these are, if any.
-fn board_from_bits(low: u64, high: u16) -> Option<Board> {
-    let exps = core::array::from_fn(|i| {
-        ((low >> (60 - 4 * i)) & 0xF) as u8 | ((((high >> (15 - i)) & 1) as u8) << 4)
-    });
-    Board::from_exponents(exps)
-        .ok()
-        .filter(|b| b.low_bits() == low && b.high_bits() == high)
-}
-
-/// The bytes of a carousel, as version 4 writes it.
-fn carousel_bytes(carousel: &Carousel) -> Vec<u8> {
-    let thresholds = carousel.stages().thresholds();
-    let mut bytes = (thresholds.len() as u32).to_le_bytes().to_vec();
-    for t in thresholds {
-        bytes.extend_from_slice(&t.to_le_bytes());
-    }
-    for pool in carousel.pools() {
-        bytes.extend_from_slice(&pool.entered.to_le_bytes());
-        bytes.extend_from_slice(&(pool.boards.len() as u32).to_le_bytes());
-        for b in &pool.boards {
-            bytes.extend_from_slice(&b.low_bits().to_le_bytes());
-            bytes.extend_from_slice(&b.high_bits().to_le_bytes());
-        }
-    }
-    bytes
 }
 
 /// Where the weights of a file are: the tables of each stage, tuple after tuple.
@@ -664,7 +465,7 @@ mod tests {
     use crate::ntuple::parse_tuples;
     use ai2048_engine::Board;
 
-    fn trained() -> NTupleNetwork {
+    pub(super) fn trained() -> NTupleNetwork {
         let mut net = NTupleNetwork::new(parse_tuples("0,1,2;5,6").expect("valid"));
         for (i, text) in [
             "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
@@ -684,51 +485,11 @@ mod tests {
     }
 
     /// Rewrites the checksum at the end of `bytes` to match what comes before it.
-    fn fix_checksum(bytes: &mut [u8]) {
+    pub(super) fn fix_checksum(bytes: &mut [u8]) {
         let n = bytes.len() - 8;
         let mut hash = Fnv::new();
         hash.update(&bytes[..n]);
         bytes[n..].copy_from_slice(&hash.0.to_le_bytes());
-    }
-
-    #[test]
-    fn a_carousel_reads_back_and_damage_to_it_is_named() {
-        let mut net = trained();
-        assert_eq!(net.to_bytes()[8..12], VERSION_PLAIN.to_le_bytes());
-        let mut carousel = Carousel::new("512,2048".parse().expect("stages")).expect("stages");
-        let mut rng = ai2048_engine::Rng::new(1);
-        let high: Board = "65536 512 0 0/0 0 0 0/0 0 0 0/0 0 0 2"
-            .parse()
-            .expect("a board");
-        carousel.enter(2, high, &mut rng);
-        net.set_carousel(Some(carousel));
-        let mut bytes = net.to_bytes();
-        assert_eq!(bytes[8..12], VERSION.to_le_bytes());
-        let back = NTupleNetwork::read_from(&bytes[..]).expect("reads back");
-        assert_eq!(back.carousel(), net.carousel());
-        assert_eq!(back.carousel().expect("kept").pools()[1].boards, [high]);
-        // The packed form is for play: no carousel.
-        assert!(net.quantized().carousel().is_none());
-        // The last pool's count of positions says 5000.
-        let n = bytes.len() - 8 - 10 - 4;
-        bytes[n..n + 4].copy_from_slice(&5000u32.to_le_bytes());
-        fix_checksum(&mut bytes);
-        let err = NTupleNetwork::read_from(&bytes[..])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("the carousel's pool 2 holds 5000 positions"),
-            "{err}"
-        );
-        // A position with a tile above 131072.
-        let mut bytes = net.to_bytes();
-        let n = bytes.len() - 8 - 2;
-        bytes[n..n + 2].copy_from_slice(&0xFFFFu16.to_le_bytes());
-        fix_checksum(&mut bytes);
-        let err = NTupleNetwork::read_from(&bytes[..])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("is not a board"), "{err}");
     }
 
     /// The bytes before the weights of [`trained`]: header, tuples, stages, flag, notes.

@@ -1,0 +1,166 @@
+//! What both network formats, this one and the packed one, read and write with: the
+//! checksum, the reader that checks what it reads, the size limit, and the bytes of a
+//! network's shape.
+
+use std::io::{self, Read};
+
+use super::{NetworkError, MAX_NOTES, MAX_WEIGHTS, RESERVE_STEP};
+use crate::ntuple::{NTupleNetwork, Stages, Tuple};
+
+/// FNV-1a, 64 bits: the file's checksum.
+pub(in crate::ntuple) struct Fnv(pub(in crate::ntuple) u64);
+
+impl Fnv {
+    pub(in crate::ntuple) fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub(in crate::ntuple) fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A reader that checksums what it reads and names what ran out.
+pub(in crate::ntuple) struct Checked<R> {
+    pub(in crate::ntuple) inner: R,
+    pub(in crate::ntuple) hash: Fnv,
+}
+
+impl<R: Read> Checked<R> {
+    pub(in crate::ntuple) fn bytes<const N: usize>(
+        &mut self,
+        what: &str,
+    ) -> Result<[u8; N], NetworkError> {
+        let mut buf = [0; N];
+        self.fill(&mut buf, what)?;
+        Ok(buf)
+    }
+
+    pub(in crate::ntuple) fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
+        Ok(u32::from_le_bytes(self.bytes(what)?))
+    }
+
+    /// The tuples: their number, then each one's length and cells. Also returns the
+    /// weights of one stage.
+    pub(in crate::ntuple) fn tuples(&mut self) -> Result<(Vec<Tuple>, usize), NetworkError> {
+        let count = self.u32("the header")?;
+        let mut tuples = Vec::new();
+        let mut per_stage = 0usize;
+        for i in 1..=count {
+            let [len] = self.bytes(&format!("tuple {i}"))?;
+            let mut cells = vec![0; usize::from(len)];
+            self.fill(&mut cells, &format!("tuple {i}"))?;
+            let tuple =
+                Tuple::new(&cells).map_err(|e| NetworkError::Corrupt(format!("tuple {i}: {e}")))?;
+            per_stage += tuple.table_len();
+            if per_stage > MAX_WEIGHTS || i > 16 {
+                return Err(NetworkError::Corrupt(format!(
+                    "its {count} tuples hold more than {MAX_WEIGHTS} weights or are more than 16"
+                )));
+            }
+            tuples.push(tuple);
+        }
+        Ok((tuples, per_stage))
+    }
+
+    /// The stages: the number of thresholds, then each.
+    pub(in crate::ntuple) fn stages(&mut self) -> Result<Stages, NetworkError> {
+        let n = self.u32("the stages")? as usize;
+        if n >= crate::ntuple::MAX_STAGES {
+            return Err(NetworkError::Corrupt(format!("{n} stage thresholds")));
+        }
+        let mut thresholds = Vec::with_capacity(n);
+        for _ in 0..n {
+            thresholds.push(self.u32("the stages")?);
+        }
+        Stages::new(thresholds).map_err(|e| NetworkError::Corrupt(format!("the stages: {e}")))
+    }
+
+    /// The notes: their length, then UTF-8 text.
+    pub(in crate::ntuple) fn notes(&mut self) -> Result<String, NetworkError> {
+        let len = self.u32("the notes")? as usize;
+        if len > MAX_NOTES {
+            return Err(NetworkError::Corrupt(format!("notes of {len} bytes")));
+        }
+        let mut notes = vec![0; len];
+        self.fill(&mut notes, "the notes")?;
+        String::from_utf8(notes)
+            .map_err(|_| NetworkError::Corrupt("the notes are not UTF-8".to_owned()))
+    }
+
+    pub(in crate::ntuple) fn fill(
+        &mut self,
+        buf: &mut [u8],
+        what: &str,
+    ) -> Result<(), NetworkError> {
+        self.fill_unhashed(buf, what)?;
+        self.hash.update(buf);
+        Ok(())
+    }
+
+    /// [`Checked::fill`] without adding the bytes to the checksum: for bytes that a
+    /// checksum of their own covers already (a packed file's body).
+    pub(in crate::ntuple) fn fill_unhashed(
+        &mut self,
+        buf: &mut [u8],
+        what: &str,
+    ) -> Result<(), NetworkError> {
+        self.inner.read_exact(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => {
+                NetworkError::Corrupt(format!("the file ends in {what}"))
+            }
+            _ => NetworkError::Io(e),
+        })
+    }
+}
+
+/// Refuses tuples and stages that hold more than [`MAX_WEIGHTS`] weights.
+pub(in crate::ntuple) fn check_size(per_stage: usize, stages: &Stages) -> Result<(), NetworkError> {
+    if per_stage * stages.count() > MAX_WEIGHTS {
+        return Err(NetworkError::Corrupt(format!(
+            "its tuples and stages hold more than {MAX_WEIGHTS} weights"
+        )));
+    }
+    Ok(())
+}
+
+/// Makes room in `values` for `n` more of the `total` a header declares: at most
+/// what is read so far, or [`RESERVE_STEP`], ahead (never past `total`). The room grows
+/// as the values arrive, so that a short file whose header declares gigabytes of
+/// weights ends in an error, not in asking for them; and it grows by doubling, so that
+/// a large network is copied no more than a few times.
+pub(in crate::ntuple) fn reserve_ahead<T>(values: &mut Vec<T>, n: usize, total: usize) {
+    if values.capacity() - values.len() < n {
+        let ahead = values.len().max(RESERVE_STEP);
+        values.reserve_exact(total.saturating_sub(values.len()).min(ahead).max(n));
+    }
+}
+
+/// The bytes of the tuples (their number, then each one's length and cells), the
+/// stages (the number of thresholds, then each) and, when `notes`, the notes (their
+/// length, then UTF-8 text), as both formats write them.
+pub(in crate::ntuple) fn shape_bytes(
+    net: &NTupleNetwork,
+    notes: bool,
+) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut tuples = (net.tuples().len() as u32).to_le_bytes().to_vec();
+    for tuple in net.tuples() {
+        tuples.push(tuple.cells().len() as u8);
+        tuples.extend_from_slice(tuple.cells());
+    }
+    let thresholds = net.stages().thresholds();
+    let mut stages = (thresholds.len() as u32).to_le_bytes().to_vec();
+    for t in thresholds {
+        stages.extend_from_slice(&t.to_le_bytes());
+    }
+    let mut text = Vec::new();
+    if notes {
+        let n = net.notes().as_bytes();
+        let n = &n[..n.len().min(MAX_NOTES)];
+        text.extend_from_slice(&(n.len() as u32).to_le_bytes());
+        text.extend_from_slice(n);
+    }
+    (tuples, stages, text)
+}
