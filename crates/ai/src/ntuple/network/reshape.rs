@@ -1,0 +1,204 @@
+//! Networks made from networks: quantized or pruned for play, split into stages, or
+//! joined from one-stage networks.
+
+use super::{largest_exponent, NTupleNetwork};
+use crate::ntuple::stages::{Stages, StagesError};
+use crate::ntuple::weights::Weights;
+
+impl NTupleNetwork {
+    /// The same network with its weights as `i16`, one scale per table: half the
+    /// memory, for play ([`NTupleNetwork::write_packed`] writes it so).
+    #[must_use]
+    pub fn quantized(&self) -> NTupleNetwork {
+        self.quantized_to(0.0)
+    }
+
+    /// [`NTupleNetwork::quantized`], each weight rounded to a multiple of `step` (or
+    /// of its table's finest scale, where that is coarser): the fewer the values the
+    /// weights take, the better they compress, and an error of half a step in each of
+    /// the few weights a board reads changes its value little.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let board: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// net.learn(board, 1000.0);
+    /// let coarse = net.quantized_to(64.0);
+    /// assert!(coarse.is_quantized());
+    /// assert_eq!(coarse.value(board) % 64.0, 0.0);
+    /// assert!((coarse.value(board) - net.value(board)).abs() <= 32.0 * 8.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn quantized_to(&self, step: f32) -> NTupleNetwork {
+        let mut net = self.clone_without_weights();
+        net.weights = self.weights.quantized(&self.table_starts(), step);
+        net
+    }
+
+    /// The same network with every weight whose magnitude is below `below` set to 0,
+    /// without coherence: rarely trained weights stay small, and zeros compress well.
+    #[must_use]
+    pub fn pruned(&self, below: f32) -> NTupleNetwork {
+        let values: Vec<f32> = (0..self.weight_count())
+            .map(|i| self.weight(i))
+            .map(|w| if w.abs() < below { 0.0 } else { w })
+            .collect();
+        let mut net = self.clone_without_weights();
+        net.weights = Weights::from_values(&values);
+        net
+    }
+
+    /// The same network split into `stages`, every stage starting as a copy of this
+    /// one-stage network's tables, so that each goes on from what the whole game
+    /// taught (rather than from nothing, which few late positions would train). The
+    /// coherence, if kept, is copied too.
+    ///
+    /// # Errors
+    ///
+    /// When the network already has more than one stage.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let net = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late: Board = "16384 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// net.learn(late, 8.0);
+    /// let split = net.split_into("16384".parse()?)?;
+    /// assert_eq!(split.stages().count(), 2);
+    /// assert_eq!(split.value(late), net.value(late));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn split_into(&self, stages: Stages) -> Result<NTupleNetwork, StagesError> {
+        if self.stages.count() > 1 {
+            return Err(StagesError::AlreadyStaged(self.stages.clone()));
+        }
+        let copies = stages.count();
+        let mut net = self.clone_without_weights();
+        net.stages = stages;
+        let values: Vec<f32> = (0..copies).flat_map(|_| self.weights.values()).collect();
+        let plain = Weights::from_values(&values);
+        net.weights = match self.weights.coherence() {
+            Some(c) => {
+                let all: Vec<[f32; 2]> = (0..copies).flat_map(|_| c.iter().copied()).collect();
+                plain.with_coherence(Some(&all))
+            }
+            None => plain,
+        };
+        net.carousel = self.carousel.clone();
+        Ok(net)
+    }
+
+    /// One-stage networks of the same tuples joined into one network of `stages`, the
+    /// first network's tables for the first stage, the next network's for the next,
+    /// and so on: networks trained apart, each on the part of the game it plays best,
+    /// played as one. The result has no coherence (a network to play or to pack, not
+    /// to go on training alike); its games are the parts' sum and its notes say which
+    /// network each stage came from, after the parts' own notes. Entries that a stage
+    /// can never read (those showing a tile that would put the board in a later
+    /// stage) are set to 0, which changes no value and makes the packed file smaller.
+    ///
+    /// # Errors
+    ///
+    /// When the networks do not number one per stage, read other tuples than the
+    /// first, or already have stages of their own.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// use ai2048_engine::Board;
+    /// let early = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let board: Board = "16384 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// late.learn(board, 8.0);
+    /// let joined = NTupleNetwork::join(&[&early, &late], "16384".parse()?)?;
+    /// assert_eq!(joined.value(board), late.value(board));
+    /// let opening: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert_eq!(joined.value(opening), early.value(opening));
+    /// // The opening's tables never see a 16384: those entries are dropped, and the
+    /// // values do not change.
+    /// early.learn(board, 8.0);
+    /// let joined = NTupleNetwork::join(&[&early, &late], "16384".parse()?)?;
+    /// assert!(joined.nonzero_weights() < early.nonzero_weights() + late.nonzero_weights());
+    /// assert_eq!(joined.value(opening), early.value(opening));
+    /// assert!(NTupleNetwork::join(&[&early], "16384".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn join(parts: &[&NTupleNetwork], stages: Stages) -> Result<NTupleNetwork, StagesError> {
+        if parts.len() != stages.count() {
+            return Err(StagesError::PartsMismatch {
+                parts: parts.len(),
+                stages: stages.count(),
+            });
+        }
+        let first = parts[0];
+        for (i, part) in parts.iter().enumerate() {
+            if part.stages.count() > 1 {
+                return Err(StagesError::AlreadyStaged(part.stages.clone()));
+            }
+            if part.tuples != first.tuples {
+                return Err(StagesError::TuplesDiffer(i));
+            }
+        }
+        let mut values: Vec<f32> = parts.iter().flat_map(|p| p.weights.values()).collect();
+        let mut net = first.clone_without_weights();
+        net.stages = stages;
+        // A board in a stage before the last sums its distinct tiles below the next
+        // threshold, so it holds no tile of that threshold or more: the entries that
+        // show one are never read there, and are dropped (zeros pack to nothing).
+        let starts = net.table_starts();
+        let tables = net.tuples.len();
+        for (t, pair) in starts.windows(2).enumerate() {
+            let Some(&next) = net.stages.thresholds().get(t / tables) else {
+                break;
+            };
+            // The smallest exponent whose tile reaches the next threshold.
+            let unreachable = (0..16u32)
+                .find(|&e| 1u64 << e >= u64::from(next))
+                .unwrap_or(16);
+            let cells = net.tuples[t % tables].cells().len();
+            for (entry, w) in values[pair[0]..pair[1]].iter_mut().enumerate() {
+                if largest_exponent(entry, cells) as u32 >= unreachable {
+                    *w = 0.0;
+                }
+            }
+        }
+        net.weights = Weights::from_values(&values);
+        net.games = parts.iter().map(|p| p.games).sum();
+        net.notes = String::new();
+        for (i, part) in parts.iter().enumerate() {
+            for line in part.notes.lines() {
+                net.add_note(&format!("stage {}: {line}", i + 1));
+            }
+        }
+        let thresholds = net.stages.thresholds().to_vec();
+        for (i, part) in parts.iter().enumerate() {
+            let from = match i {
+                0 => "the opening".to_owned(),
+                _ => format!("tile sum {}", thresholds[i - 1]),
+            };
+            net.add_note(&format!(
+                "joined: stage {} (from {from}) is a network of {} games",
+                i + 1,
+                part.games
+            ));
+        }
+        Ok(net)
+    }
+
+    /// A copy of everything but the weights, which are left empty.
+    fn clone_without_weights(&self) -> NTupleNetwork {
+        NTupleNetwork {
+            tuples: self.tuples.clone(),
+            index: self.index.clone(),
+            stages: self.stages.clone(),
+            four_by_six: self.four_by_six,
+            stage_len: self.stage_len,
+            weights: Weights::Plain(Box::new([])),
+            games: self.games,
+            notes: self.notes.clone(),
+            // Training state, which the play formats do not keep.
+            carousel: None,
+        }
+    }
+}
