@@ -77,7 +77,6 @@
 
 mod board;
 pub mod json;
-pub mod page;
 mod request;
 mod response;
 mod serve;

@@ -30,8 +30,9 @@ use std::cell::RefCell;
 
 use ai2048_ai::ntuple::{builtin, install_builtin, packed_info, NTupleNetwork};
 use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
+use ai2048_page as page;
 use ai2048_protocol::json::object;
-use ai2048_protocol::{page, Session};
+use ai2048_protocol::Session;
 use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;

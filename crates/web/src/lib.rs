@@ -72,7 +72,7 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
 
-pub use ai2048_protocol::page as game;
+pub use ai2048_page as game;
 pub use api::{App, AppState};
 pub use assets::{Asset, ASSETS};
 pub use config::ServerConfig;

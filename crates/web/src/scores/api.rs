@@ -23,8 +23,8 @@ use super::Scores;
 use crate::body::{read_body, utf8};
 use crate::error::json_response;
 use crate::{ApiError, AppState};
+use ai2048_page::{motions_json, play_turn, spawn_json};
 use ai2048_protocol::json::{check_fields, kind, object, quote, safe_integer, MAX_SAFE_INTEGER};
-use ai2048_protocol::page::{motions_json, play_turn, spawn_json};
 
 /// The client's address, as [`Server`](crate::Server) puts it in every request's
 /// extensions for the rate limits.

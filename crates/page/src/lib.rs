@@ -10,16 +10,17 @@
 //! its moves, and the page holds no rule of its own.
 //!
 //! [`RandableBoard::with_random_tile`]: ai2048_engine::RandableBoard::with_random_tile
+#![deny(missing_docs)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use web_time::{SystemTime, UNIX_EPOCH};
 
-use crate::{board_to_json, Op, Request};
 use ai2048_engine::rng::{derive_seed, splitmix64};
 use ai2048_engine::{motions, Board, Dir, Game, PlayableBoard, Rng, Rules, Spawn};
+use ai2048_protocol::{board_to_json, Op, Request};
 use serde_json::{json, Map, Value};
 
-use crate::json::{check_fields, safe_integer, MAX_SAFE_INTEGER};
+use ai2048_protocol::json::{check_fields, safe_integer, MAX_SAFE_INTEGER};
 
 /// A seed for a game whose request names none: the clock and a counter, mixed. Only
 /// the choice of seed is left to chance; the game itself follows from the seed.
@@ -173,7 +174,7 @@ mod tests {
 
     /// The board of a JSON answer.
     fn board_of(answer: &Value) -> Board {
-        crate::board_from_json(&answer["board"]).expect("a board")
+        ai2048_protocol::board_from_json(&answer["board"]).expect("a board")
     }
 
     fn fields(v: Value) -> Map<String, Value> {
