@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod compare;
+mod config;
 #[cfg(feature = "plot")]
 mod curve;
 mod json;
@@ -65,6 +66,7 @@ mod sweep;
 mod table;
 
 pub use compare::{mcnemar_exact, CompareError, Comparison, PairedReach};
+pub use config::{BenchConfig, BenchError};
 #[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
 pub use json::to_json;
@@ -75,9 +77,7 @@ pub use pool::{panic_message, run_tasks};
 pub use pools::{fill_network_pools, fill_pools, PoolGames};
 pub use record::GameRecord;
 pub use report::format_summary;
-pub use run::{
-    play_game, play_game_until, play_game_watched, resume_bench, run_bench, BenchConfig, BenchError,
-};
+pub use run::{play_game, play_game_until, play_game_watched, resume_bench, run_bench};
 pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
 pub use sweep::{

@@ -9,8 +9,9 @@ use ai2048_ai::PlayerSpec;
 use ai2048_engine::rng::{derive_seed, Rng};
 use ai2048_engine::Rules;
 
+use crate::config::{BenchConfig, BenchError};
 use crate::pool::run_tasks;
-use crate::run::{play_game_watched, BenchConfig, BenchError};
+use crate::run::play_game_watched;
 
 /// The seed stream of the pools' games, apart from every training game's
 /// (`derive_seed(train_seed, g)` for game `g`).
