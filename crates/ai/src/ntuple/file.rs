@@ -462,23 +462,19 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ntuple::parse_tuples;
+    use crate::ntuple::{learn_boards, parse_tuples};
     use ai2048_engine::Board;
 
     pub(super) fn trained() -> NTupleNetwork {
         let mut net = NTupleNetwork::new(parse_tuples("0,1,2;5,6").expect("valid"));
-        for (i, text) in [
-            "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
-            "0 0 0 0/0 4 4 0/0 2 0 0/0 0 0 0",
-        ]
-        .iter()
-        .enumerate()
-        {
-            net.learn(
-                text.parse::<Board>().expect("a board"),
-                3.5 * (i as f32 + 1.0),
-            );
-        }
+        learn_boards(
+            &net,
+            &[
+                "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
+                "0 0 0 0/0 4 4 0/0 2 0 0/0 0 0 0",
+            ],
+            3.5,
+        );
         net.add_games(1);
         net.add_note("trained by hand");
         net
@@ -659,32 +655,38 @@ mod tests {
         std::fs::remove_dir_all(&dir).expect("removed");
     }
 
-    #[test]
-    fn huge_headers_are_refused_before_allocating() {
+    /// The header of a file of `tuples` 6-tuples and, when `thresholds` is some,
+    /// that many stage thresholds (1000, 2000, ...), no coherence and no notes; no
+    /// weights follow.
+    fn six_tuples_header(tuples: u32, thresholds: Option<u32>) -> Vec<u8> {
         let mut bytes = Vec::new();
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&0u64.to_le_bytes());
-        bytes.extend_from_slice(&100u32.to_le_bytes());
-        for _ in 0..100 {
+        bytes.extend_from_slice(&tuples.to_le_bytes());
+        for _ in 0..tuples {
             bytes.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
         }
+        if let Some(n) = thresholds {
+            bytes.extend_from_slice(&n.to_le_bytes());
+            for t in 1..=n {
+                bytes.extend_from_slice(&(t * 1000).to_le_bytes());
+            }
+            bytes.extend_from_slice(&[0, 0, 0, 0, 0]);
+        }
+        bytes
+    }
+
+    #[test]
+    fn huge_headers_are_refused_before_allocating() {
+        let bytes = six_tuples_header(100, None);
         let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
         assert!(
             err.to_string().contains("more than 1073741824 weights"),
             "{err}"
         );
         // Sixteen 6-tuples fit, but not in 7 stages.
-        let mut bytes = bytes[..24].to_vec();
-        bytes[20..24].copy_from_slice(&16u32.to_le_bytes());
-        for _ in 0..16 {
-            bytes.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
-        }
-        bytes.extend_from_slice(&6u32.to_le_bytes());
-        for t in 1..=6u32 {
-            bytes.extend_from_slice(&(t * 1000).to_le_bytes());
-        }
-        bytes.extend_from_slice(&[0, 0, 0, 0, 0]);
+        let bytes = six_tuples_header(16, Some(6));
         let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
         assert!(
             err.to_string().contains("tuples and stages hold more"),
@@ -698,19 +700,7 @@ mod tests {
         // and none follows (a 149-byte input the `network_file` fuzz target can reach;
         // found by reading the loader, not by the fuzzer): the reader made
         // room for all 4 GiB of them before reading the first.
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
-        bytes.extend_from_slice(&0u64.to_le_bytes());
-        bytes.extend_from_slice(&16u32.to_le_bytes());
-        for _ in 0..16 {
-            bytes.extend_from_slice(&[6, 0, 1, 2, 3, 4, 5]);
-        }
-        bytes.extend_from_slice(&3u32.to_le_bytes());
-        for t in 1..=3u32 {
-            bytes.extend_from_slice(&(t * 1000).to_le_bytes());
-        }
-        bytes.extend_from_slice(&[0, 0, 0, 0, 0]);
+        let bytes = six_tuples_header(16, Some(3));
         let err = NTupleNetwork::read_from(&bytes[..]).unwrap_err();
         assert!(
             err.to_string()

@@ -57,3 +57,15 @@ pub use trainer::{
     TrainConfigError, TrainedGame, Trainer, MAX_RESTARTS,
 };
 pub use tuple::{parse_tuples, Tuple, TupleError, MAX_TUPLE_LEN, TUPLE_SETS, TUPLE_VALUES};
+
+/// Moves the value of each of `boards` by `step` times its place in the list (from 1):
+/// a network trained by hand, for the tests of the network files.
+#[cfg(test)]
+fn learn_boards(net: &NTupleNetwork, boards: &[&str], step: f32) {
+    for (i, text) in boards.iter().enumerate() {
+        net.learn(
+            text.parse::<ai2048_engine::Board>().expect("a board"),
+            step * (i as f32 + 1.0),
+        );
+    }
+}

@@ -259,7 +259,7 @@ fn damaged(e: io::Error) -> NetworkError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ntuple::{parse_tuples, Stages};
+    use crate::ntuple::{learn_boards, parse_tuples, Stages};
     use ai2048_engine::Board;
 
     fn trained() -> NTupleNetwork {
@@ -268,19 +268,15 @@ mod tests {
             "16384".parse::<Stages>().expect("valid"),
             0.0,
         );
-        for (i, text) in [
-            "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
-            "0 0 0 0/0 4 4 0/0 2 0 0/0 0 0 0",
-            "16384 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0",
-        ]
-        .iter()
-        .enumerate()
-        {
-            net.learn(
-                text.parse::<Board>().expect("a board"),
-                350.0 * (i as f32 + 1.0),
-            );
-        }
+        learn_boards(
+            &net,
+            &[
+                "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
+                "0 0 0 0/0 4 4 0/0 2 0 0/0 0 0 0",
+                "16384 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0",
+            ],
+            350.0,
+        );
         let mut net = net;
         net.add_note("a test network");
         net
