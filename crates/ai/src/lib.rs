@@ -5,7 +5,7 @@
 //! created by name with [`create_player`] from a [`PlayerSpec`], so every front end
 //! (`ai2048 watch`, `bench`, `engine`) offers the same players with the same options.
 //! Their evaluations are in [`eval`], and the learned ones, n-tuple networks, with
-//! their training, in [`ntuple`].
+//! their training, in [`ntuple`]; [`endgame`] plays the moves of solved endgame tables.
 //!
 //! ```
 //! use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod endgame;
 pub mod eval;
 mod huge;
 mod limits;

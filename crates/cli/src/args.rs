@@ -156,6 +156,11 @@ pub struct AiArgs {
     /// Threads searching each move (the player's `threads` option).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Endgame tables (the player's `tables` option): a folder of them, `off`, or
+    /// `auto`, the default player's default: the tables folder of `ai2048 tables
+    /// build`, when it holds tables.
+    #[arg(long, value_name = "DIR|auto|off")]
+    pub tables: Option<String>,
 }
 
 impl AiArgs {
@@ -178,6 +183,9 @@ impl AiArgs {
         }
         if let Some(threads) = self.threads {
             spec.push_option(&format!("threads={threads}"))?;
+        }
+        if let Some(tables) = &self.tables {
+            spec.push_option(&format!("tables={tables}"))?;
         }
         Ok(spec)
     }

@@ -172,3 +172,45 @@ fn bad_input_is_refused_with_what_and_where() {
         "not a 2048 board",
     );
 }
+
+#[test]
+fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("snake8-16.table");
+    let out = tables(&[
+        "build",
+        "-q",
+        "--pattern",
+        "xxxx/xxxx/t.../....",
+        "--target",
+        "16",
+        "--out",
+        path(&table),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The two 8s make the 16 below the chain's 16: the table's best move is left, and
+    // with no slack it overrules any other.
+    let board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0";
+    let hint = ai2048(&[
+        "hint",
+        board,
+        "--depth",
+        "0",
+        "--tables",
+        path(dir.path()),
+        "--ai-opt",
+        "tables-slack=0",
+        "--json",
+    ]);
+    assert!(hint.status.success(), "{}", text(&hint.stderr));
+    let answer: serde_json::Value = serde_json::from_str(text(&hint.stdout).trim()).unwrap();
+    assert_eq!(answer["dir"], "left", "{answer}");
+    assert_eq!(answer["values"]["left"], 1.0, "{answer}");
+
+    let off = ai2048(&["hint", board, "--depth", "0", "--tables", "off"]);
+    assert!(off.status.success(), "{}", text(&off.stderr));
+    assert_fails(
+        &ai2048(&["hint", board, "--tables", path(&dir.path().join("none"))]),
+        "is not a folder",
+    );
+}

@@ -15,7 +15,7 @@ pub struct Formation {
 }
 
 /// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
-pub const FORMATIONS: [Formation; 2] = [
+pub const FORMATIONS: [Formation; 3] = [
     Formation {
         name: "snake8",
         pattern: "xxxx/xxxx/t.../....",
@@ -24,9 +24,16 @@ pub const FORMATIONS: [Formation; 2] = [
     },
     Formation {
         name: "snake7",
-        pattern: "xxxx/txxx/..../....",
-        about: "the top row and three of the second fixed; the target to make at the \
-                second row's left end, where the snake goes on",
+        pattern: "xxxx/txxx/.t../....",
+        about: "the top row and three of the second fixed; the target to make beside the \
+                snake's end, at the second row's left end (where the snake goes on) or \
+                below",
+    },
+    Formation {
+        name: "snake6",
+        pattern: "xxxx/.txx/..t./....",
+        about: "the top row and two of the second fixed; the target to make beside the \
+                snake's end, to its left or below it",
     },
 ];
 

@@ -35,10 +35,8 @@
 //! ```
 #![deny(missing_docs)]
 
-#[cfg(not(target_arch = "wasm32"))]
 mod build;
 mod builtin;
-#[cfg(not(target_arch = "wasm32"))]
 mod file;
 mod layout;
 #[cfg(not(target_arch = "wasm32"))]
@@ -48,12 +46,10 @@ mod pattern;
 mod solve;
 mod table;
 
-#[cfg(not(target_arch = "wasm32"))]
 pub use build::{build, build_memory, partial_path, BuildOutcome, BuildProgress};
 #[cfg(not(target_arch = "wasm32"))]
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
-#[cfg(not(target_arch = "wasm32"))]
 pub use file::{
     read_header, read_values, write_table, Encoding, Header, TableFileError, HEADER_LEN, VERSION,
 };

@@ -1,9 +1,8 @@
 //! A solved table, in memory or mapped from its file, and its answers for real boards.
 
-use std::path::Path;
-
 use ai2048_engine::{Board, Dir};
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::file::{check_crc, read_header, Encoding, Header, TableFileError, HEADER_LEN};
 use crate::layout::Layout;
 use crate::pattern::Symmetry;
@@ -110,7 +109,7 @@ impl Table {
     ///
     /// A file that cannot be read, is not a table, is unfinished, truncated or damaged.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn open(path: &Path) -> Result<Table, TableFileError> {
+    pub fn open(path: &std::path::Path) -> Result<Table, TableFileError> {
         let header = read_header(path)?;
         if header.layers_left > 0 {
             return Err(TableFileError::Invalid(
@@ -175,30 +174,107 @@ impl Table {
     /// symmetry.
     #[must_use]
     pub fn query(&self, board: Board) -> Option<Query> {
+        best_of(self.queries(board, |_| true))
+    }
+
+    /// As [`Table::query`], but only through the symmetries under which the board's
+    /// large tiles make a chain that the target joins: the fixed tiles, from the
+    /// smallest up, all differ and each stands beside the next (a snake); the smallest
+    /// is the target, beside a target cell, and every moving cell beside it is a target
+    /// cell. Then no tile merges into a fixed one before the
+    /// target is made, so the table's world is the game's, and the target made merges
+    /// into the chain.
+    ///
+    /// ```
+    /// use ai2048_engine::Board;
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse()?, 16)?);
+    /// // The snake ends with a 16 at the left of the second row, above the target cell.
+    /// let chain: Board = "8192 4096 2048 1024/16 32 64 128/2 0 0 0/0 0 0 4".parse()?;
+    /// assert!(table.chain_query(chain).is_some());
+    /// // The same tiles with the 16 and the 32 swapped: the 16 is not above the target cell.
+    /// let broken: Board = "8192 4096 2048 1024/32 16 64 128/2 0 0 0/0 0 0 4".parse()?;
+    /// assert!(table.query(broken).is_some() && table.chain_query(broken).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn chain_query(&self, board: Board) -> Option<Query> {
+        let pattern = self.layout.pattern();
+        let target = self.layout.target_exponent();
+        best_of(self.queries(board, |exps| {
+            let mut fixed: Vec<usize> = (0..16).filter(|&i| pattern.is_fixed(i)).collect();
+            fixed.sort_by_key(|&i| exps[i]);
+            // From the smallest up, each fixed tile larger than the last and beside it.
+            let chained = fixed
+                .windows(2)
+                .all(|w| exps[w[0]] < exps[w[1]] && neighbours(w[0]).any(|n| n == w[1]));
+            if !chained || fixed.first().is_some_and(|&i| exps[i] != target) {
+                return false;
+            }
+            // The fixed target: every moving cell beside it a target cell, so that no
+            // target merges into it before it counts.
+            (0..16).any(|i| {
+                pattern.is_fixed(i)
+                    && exps[i] == target
+                    && neighbours(i).any(|n| pattern.is_target(n))
+                    && neighbours(i).all(|n| pattern.is_fixed(n) || pattern.is_target(n))
+            })
+        }))
+    }
+
+    /// The answer through each symmetry under which `board` matches and its image (the
+    /// exponents as the table sees them) passes `accept`.
+    fn queries<'a>(
+        &'a self,
+        board: Board,
+        accept: impl Fn(&[u8; 16]) -> bool + 'a,
+    ) -> impl Iterator<Item = Query> + 'a {
         let exps = board.exponents();
-        let rules = Rules::new(&self.layout);
-        let value = |i: u64| self.at(i);
-        let mut best: Option<(f64, Query)> = None;
-        for sym in Symmetry::ALL {
-            let Some(state) = self.layout.state_of(&transform(&exps, sym)) else {
-                continue;
-            };
-            let seen = rules.move_values(state, &value);
+        Symmetry::ALL.into_iter().filter_map(move |sym| {
+            let image = transform(&exps, sym);
+            let state = self.layout.state_of(&image)?;
+            if !accept(&image) {
+                return None;
+            }
+            let rules = Rules::new(&self.layout);
+            let seen = rules.move_values(state, &|i: u64| self.at(i));
             let mut moves = [None; 4];
             for dir in Dir::ALL {
                 moves[dir as usize] = seen[sym.dir(dir) as usize];
             }
-            let query = Query {
+            Some(Query {
                 symmetry: sym,
                 moves,
-            };
-            let top = query.best().map_or(-1.0, |(_, p)| p);
-            if best.as_ref().is_none_or(|(b, _)| top > *b) {
-                best = Some((top, query));
-            }
-        }
-        best.map(|(_, q)| q)
+            })
+        })
     }
+}
+
+/// The answer whose best move is best, the first of equals.
+fn best_of(queries: impl Iterator<Item = Query>) -> Option<Query> {
+    let mut best: Option<(f64, Query)> = None;
+    for query in queries {
+        let top = query.best().map_or(-1.0, |(_, p)| p);
+        if best.as_ref().is_none_or(|(b, _)| top > *b) {
+            best = Some((top, query));
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
+/// The cells beside cell `i`, in a row or a column.
+fn neighbours(i: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (i / 4, i % 4);
+    [
+        (r.wrapping_sub(1), c),
+        (r + 1, c),
+        (r, c.wrapping_sub(1)),
+        (r, c + 1),
+    ]
+    .into_iter()
+    .filter(|&(r, c)| r < 4 && c < 4)
+    .map(|(r, c)| 4 * r + c)
 }
 
 /// The exponents of the board that `sym` makes of `exps`.

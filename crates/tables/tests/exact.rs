@@ -165,3 +165,36 @@ fn holes_among_the_fixed_tiles() {
 fn the_two_rows_on_top() {
     check("t.../..../xxxx/xxxx", 16);
 }
+
+/// A board seen through any symmetry gets the same answer, each move mapped.
+#[test]
+fn every_symmetry_answers_alike() {
+    let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse().unwrap(), 16).unwrap());
+    let boards = [
+        "8192 4096 2048 1024/16 32 64 128/2 0 4 0/0 8 0 2",
+        "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 2 0 4",
+        "8192 4096 2048 1024/16 32 64 128/0 0 2 0/0 0 0 0",
+    ];
+    for text in boards {
+        let board: Board = text.parse().unwrap();
+        let exps = board.exponents();
+        let want = table.chain_query(board).unwrap();
+        assert_eq!(want.symmetry, Symmetry::IDENTITY);
+        for sym in Symmetry::ALL {
+            let mut image = [0u8; 16];
+            for (i, &e) in exps.iter().enumerate() {
+                image[sym.cell(i)] = e;
+            }
+            let seen = table
+                .chain_query(Board::from_exponents(image).unwrap())
+                .unwrap();
+            for dir in Dir::ALL {
+                assert_eq!(
+                    seen.value(sym.dir(dir)),
+                    want.value(dir),
+                    "{text} {sym:?} {dir:?}"
+                );
+            }
+        }
+    }
+}

@@ -48,6 +48,18 @@ macro_rules! with_eval_options {
                 "ceiling",
                 "a network reads boards holding a larger tile downgraded to this one (default 32768)",
             ),
+            (
+                "tables",
+                "endgame tables: a folder of them (ai2048 tables build), off, or auto (expectimax's default: the user's tables folder, when built)",
+            ),
+            (
+                "tables-min",
+                "a table overrules the search only when its best move succeeds with at least this probability (default 0)",
+            ),
+            (
+                "tables-slack",
+                "a table overrules a searched move that succeeds with less than its best move's probability less this (default 0.2)",
+            ),
         ]
     };
 }

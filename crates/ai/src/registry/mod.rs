@@ -8,12 +8,14 @@ mod catalog;
 mod evaluator;
 mod options;
 mod spec;
+mod tables;
 
 pub use catalog::{option_matches, PlayerInfo, PLAYERS};
 pub use spec::{PlayerError, PlayerSpec};
 
 use std::sync::Arc;
 
+use crate::endgame::WithTables;
 use crate::eval::{CobbDouglas, Evaluator};
 use crate::search::{
     Expectimax, ExpectimaxConfig, GreedyPlayer, Mcts, MctsConfig, Minimax, MinimaxConfig,
@@ -41,7 +43,8 @@ pub const DEFAULT_PLAYER: &str = "expectimax";
 /// # Ok::<(), ai2048_ai::PlayerError>(())
 /// ```
 pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
-    Recipe::new(spec).map(|_| ())
+    Recipe::new(spec)?;
+    tables::tables_for(spec).map(|_| ())
 }
 
 /// Creates the player `spec` names, drawing any randomness from `seed`.
@@ -59,13 +62,17 @@ pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
 /// # Ok::<(), ai2048_ai::PlayerError>(())
 /// ```
 pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-    Ok(match Recipe::new(spec)? {
+    let player: Box<dyn Player> = match Recipe::new(spec)? {
         Recipe::Random => Box::new(RandomPlayer::new(seed)),
         Recipe::Greedy(eval) => Box::new(GreedyPlayer::new(eval)),
         Recipe::Expectimax(config, eval) => Box::new(Expectimax::with_eval(config, eval)),
         Recipe::Minimax(config, eval) => Box::new(Minimax::new(config, eval)),
         Recipe::Mcts(config, eval) => Box::new(Mcts::new(config, eval, seed)),
         Recipe::Replica(config) => Box::new(Replica::new(config)),
+    };
+    Ok(match tables::tables_for(spec)? {
+        Some(t) => Box::new(WithTables::new(player, t.tables, t.min, t.slack)),
+        None => player,
     })
 }
 
@@ -88,7 +95,8 @@ impl Recipe {
                 name: spec.name.clone(),
             })?;
         for (key, _) in &spec.options {
-            if !info.options.iter().any(|(k, _)| option_matches(k, key)) {
+            let table_option = ["tables", "tables-min", "tables-slack"].contains(&key.as_str());
+            if !table_option && !info.options.iter().any(|(k, _)| option_matches(k, key)) {
                 return Err(PlayerError::UnknownOption {
                     player: info.name.to_owned(),
                     key: key.clone(),

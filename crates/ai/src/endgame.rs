@@ -1,0 +1,294 @@
+//! Endgame tables in play: a player that looks the move up in a solved table when the
+//! board's large tiles stand in a table's formation, and searches otherwise.
+//!
+//! A table answers only where its world is the game's and its target joins the
+//! board's chain of large tiles ([`ai2048_tables::Table::chain_query`]); among the
+//! tables that answer, the one whose best move is likeliest to succeed decides, when
+//! that likelihood is at least the player's threshold.
+
+use std::sync::Arc;
+
+use ai2048_engine::{Board, Dir};
+use ai2048_tables::Table;
+
+use crate::{Player, SearchLimits, SearchResult};
+
+/// A set of solved tables, shared by every player and thread of a process.
+#[derive(Debug, Default)]
+pub struct EndgameTables {
+    tables: Vec<(String, Table)>,
+}
+
+/// A table's answer for a board: the best move, its success probability, and every
+/// move's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableMove {
+    /// The table that answered, by name.
+    pub table: String,
+    /// Its best move.
+    pub dir: Dir,
+    /// The probability that the best move makes the table's target.
+    pub probability: f64,
+    /// Every move's probability, `None` where a move is illegal or leaves the table.
+    pub moves: [Option<f64>; 4],
+}
+
+impl EndgameTables {
+    /// A set of the given tables, each with a name.
+    ///
+    /// ```
+    /// use ai2048_ai::endgame::EndgameTables;
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse()?, 16)?);
+    /// let tables = EndgameTables::new(vec![("snake8-16".to_owned(), table)]);
+    /// let board = "8192 4096 2048 1024/16 32 64 128/8 0 0 0/0 0 0 8".parse()?;
+    /// let answer = tables.best(board).expect("the 16 ends the chain above the target cell");
+    /// assert_eq!(answer.table, "snake8-16");
+    /// assert!(answer.probability > 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn new(tables: Vec<(String, Table)>) -> EndgameTables {
+        EndgameTables { tables }
+    }
+
+    /// How many tables the set holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Whether the set holds no table.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The tables' names.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tables.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The likeliest answer of the tables whose formation and chain `board` matches.
+    #[must_use]
+    pub fn best(&self, board: Board) -> Option<TableMove> {
+        let mut best: Option<TableMove> = None;
+        for (name, table) in &self.tables {
+            let Some(query) = table.chain_query(board) else {
+                continue;
+            };
+            let Some((dir, probability)) = query.best() else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|b| probability > b.probability) {
+                best = Some(TableMove {
+                    table: name.clone(),
+                    dir,
+                    probability,
+                    moves: query.moves,
+                });
+            }
+        }
+        best
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod files {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::{Arc, Mutex};
+
+    use ai2048_tables::Table;
+
+    use super::EndgameTables;
+
+    impl EndgameTables {
+        /// Opens every finished table (`*.table`) in `dir`, checking each one's checksum;
+        /// an unfinished build (`*.table.partial`) is not a table yet. A folder that
+        /// does not exist holds no tables.
+        ///
+        /// # Errors
+        ///
+        /// A folder that cannot be read, or a table file that is damaged, truncated or
+        /// not a table: the message names the file and what is wrong.
+        pub fn open_dir(dir: &Path) -> Result<EndgameTables, String> {
+            if !dir.exists() {
+                return Ok(EndgameTables::default());
+            }
+            let entries = std::fs::read_dir(dir)
+                .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "table"))
+                .collect();
+            paths.sort();
+            let mut tables = Vec::new();
+            for path in paths {
+                let table = Table::open(&path).map_err(|e| {
+                    format!("{e} (`ai2048 tables build --force` builds it again; --tables off plays without tables)")
+                })?;
+                let name = path
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                tables.push((name, table));
+            }
+            Ok(EndgameTables { tables })
+        }
+
+        /// The tables of `dir`, opened once a process: every player made afterwards
+        /// shares them, and with them the one mapping of each file.
+        ///
+        /// # Errors
+        ///
+        /// As [`EndgameTables::open_dir`].
+        pub fn shared(dir: &Path) -> Result<Arc<EndgameTables>, String> {
+            static OPENED: Mutex<Option<HashMap<PathBuf, Arc<EndgameTables>>>> = Mutex::new(None);
+            let key = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+            let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+            let map = opened.get_or_insert_with(HashMap::new);
+            if let Some(tables) = map.get(&key) {
+                return Ok(Arc::clone(tables));
+            }
+            let tables = Arc::new(EndgameTables::open_dir(dir)?);
+            map.insert(key, Arc::clone(&tables));
+            Ok(tables)
+        }
+    }
+}
+
+/// A player that lets `inner` search, and where a table answers, checks the search's
+/// move against it: when the table's best move succeeds with at least `min`
+/// probability and the searched move with less than that best less `slack`, it plays
+/// the table's move instead.
+///
+/// With `slack` 0, every move the table finds worse than its best is overruled; with
+/// `slack` 1, none is.
+pub struct WithTables {
+    inner: Box<dyn Player>,
+    tables: Arc<EndgameTables>,
+    min: f64,
+    slack: f64,
+    table_moves: u64,
+}
+
+impl WithTables {
+    /// `inner` with `tables`, overruling a searched move when a table's best move, of
+    /// probability at least `min`, beats it by more than `slack`.
+    #[must_use]
+    pub fn new(
+        inner: Box<dyn Player>,
+        tables: Arc<EndgameTables>,
+        min: f64,
+        slack: f64,
+    ) -> WithTables {
+        WithTables {
+            inner,
+            tables,
+            min,
+            slack,
+            table_moves: 0,
+        }
+    }
+
+    /// How many moves of this player came from a table since it was made.
+    #[must_use]
+    pub fn table_moves(&self) -> u64 {
+        self.table_moves
+    }
+}
+
+impl Player for WithTables {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
+        let searched = self.inner.search(board, limits);
+        let Some(answer) = self.tables.best(board) else {
+            return searched;
+        };
+        let kept = searched
+            .dir
+            .and_then(|d| answer.moves[d as usize])
+            .is_some_and(|p| p >= answer.probability - self.slack);
+        if kept || answer.probability < self.min {
+            return searched;
+        }
+        self.table_moves += 1;
+        SearchResult {
+            dir: Some(answer.dir),
+            value: answer.probability,
+            dir_values: answer.moves,
+            ..searched
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.inner.new_game();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ai2048_tables::Layout;
+
+    /// A player that always answers up, with 7 nodes: to see who answered.
+    struct Up;
+
+    impl Player for Up {
+        fn name(&self) -> &str {
+            "up"
+        }
+
+        fn search(&mut self, _: Board, _: &SearchLimits) -> SearchResult {
+            SearchResult {
+                dir: Some(Dir::Up),
+                nodes: 7,
+                ..SearchResult::default()
+            }
+        }
+    }
+
+    fn tables() -> Arc<EndgameTables> {
+        let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse().unwrap(), 16).unwrap());
+        Arc::new(EndgameTables::new(vec![("snake8-16".to_owned(), table)]))
+    }
+
+    #[test]
+    fn a_table_answers_where_the_chain_asks_for_its_target_and_the_search_elsewhere() {
+        let limits = SearchLimits::default();
+        let mut player = WithTables::new(Box::new(Up), tables(), 0.0, 0.0);
+        // Left merges the two 8s into a 16 in the target cell, under the chain's 16.
+        let chain: Board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        let answer = player.search(chain, &limits);
+        assert_eq!(answer.dir, Some(Dir::Left), "the table overruled up");
+        assert_eq!(answer.value, 1.0);
+        assert_eq!(player.table_moves(), 1);
+
+        // No chain ends in a 16: the search answers.
+        let other: Board = "8192 4096 2048 1024/32 64 128 256/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        assert_eq!(player.search(other, &limits).dir, Some(Dir::Up));
+
+        // Within the slack, or below the threshold, the search's move stands.
+        let lenient = WithTables::new(Box::new(Up), tables(), 0.0, 1.0);
+        let picky = WithTables::new(Box::new(Up), tables(), 1.0, 0.0);
+        let unsure: Board = "8192 4096 2048 1024/16 32 64 128/2 0 0 0/0 0 0 2"
+            .parse()
+            .unwrap();
+        assert!(tables().best(unsure).unwrap().probability < 1.0);
+        for mut p in [lenient, picky] {
+            assert_eq!(p.search(unsure, &limits).dir, Some(Dir::Up));
+            // Up moves nothing on `chain`: the table overrules it, whatever the slack.
+            assert_eq!(p.search(chain, &limits).dir, Some(Dir::Left));
+        }
+    }
+}

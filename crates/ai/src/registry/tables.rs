@@ -1,0 +1,145 @@
+//! The `tables` and `tables-min` options, which every player takes: which endgame
+//! tables a player consults, and from what probability it trusts them.
+
+use std::sync::Arc;
+
+use crate::endgame::EndgameTables;
+use crate::{PlayerError, PlayerSpec};
+
+use super::options::parse_option;
+use super::DEFAULT_PLAYER;
+
+/// The tables `spec` asks for, with the probability from which to play their moves:
+/// `None` when it plays without. `tables=off`, `auto` (the default player's default:
+/// the user's tables folder, if any table is built there; `$AI2048_TABLES=off` turns
+/// it off) or a folder, which must hold tables.
+pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerError> {
+    let min = probability(spec, "tables-min", 0.0)?;
+    let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
+    let default = if spec.name == DEFAULT_PLAYER {
+        "auto"
+    } else {
+        "off"
+    };
+    let tables = match spec.option("tables").unwrap_or(default) {
+        "off" => None,
+        "auto" => auto(spec)?,
+        dir => Some(folder(spec, dir)?),
+    };
+    Ok(tables.map(|tables| TablesUse { tables, min, slack }))
+}
+
+/// How far a searched move may fall below a table's best before the table overrules it.
+pub(crate) const DEFAULT_SLACK: f64 = 0.2;
+
+/// The tables a player consults, and how it trusts them (see
+/// [`crate::endgame::WithTables`]).
+pub(crate) struct TablesUse {
+    pub(crate) tables: Arc<EndgameTables>,
+    pub(crate) min: f64,
+    pub(crate) slack: f64,
+}
+
+/// Option `key` as a probability, `default` when absent.
+fn probability(spec: &PlayerSpec, key: &str, default: f64) -> Result<f64, PlayerError> {
+    let p = parse_option::<f64>(spec, key, "a probability")?.unwrap_or(default);
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("{p} is not from 0 to 1"),
+        ))
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn auto(spec: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
+    if std::env::var_os("AI2048_TABLES").is_some_and(|v| v == "off") {
+        return Ok(None);
+    }
+    let tables = EndgameTables::shared(&ai2048_tables::default_dir())
+        .map_err(|e| PlayerError::bad_option(spec, "tables", e))?;
+    Ok((!tables.is_empty()).then_some(tables))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn folder(spec: &PlayerSpec, dir: &str) -> Result<Arc<EndgameTables>, PlayerError> {
+    let path = std::path::Path::new(dir);
+    if !path.is_dir() {
+        return Err(PlayerError::bad_option(
+            spec,
+            "tables",
+            format!("{dir} is not a folder (off, auto, or a folder of tables)"),
+        ));
+    }
+    let tables =
+        EndgameTables::shared(path).map_err(|e| PlayerError::bad_option(spec, "tables", e))?;
+    if tables.is_empty() {
+        return Err(PlayerError::bad_option(
+            spec,
+            "tables",
+            format!("{dir} holds no tables: `ai2048 tables build --dir {dir}` builds them"),
+        ));
+    }
+    Ok(tables)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn auto(_: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
+    Ok(None)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn folder(spec: &PlayerSpec, _: &str) -> Result<Arc<EndgameTables>, PlayerError> {
+    Err(PlayerError::bad_option(
+        spec,
+        "tables",
+        "table files are not read in WebAssembly".to_owned(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{check_player, create_player, PlayerSpec};
+
+    fn spec(text: &str) -> PlayerSpec {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn every_player_takes_the_options_and_bad_values_say_why() {
+        for ok in [
+            "greedy:tables=off",
+            "random:tables=off,tables-min=0.5",
+            "expectimax:tables=off",
+        ] {
+            assert!(check_player(&spec(ok)).is_ok(), "{ok}");
+        }
+        let empty = tempfile::tempdir().unwrap();
+        let empty_dir = format!("greedy:tables={}", empty.path().display());
+        for (bad, message) in [
+            ("greedy:tables=/no/such/folder", "is not a folder"),
+            (empty_dir.as_str(), "holds no tables"),
+            ("greedy:tables=off,tables-min=2", "2 is not from 0 to 1"),
+            ("greedy:tables-min=x", "is not a probability"),
+        ] {
+            let err = create_player(&spec(bad), 0).err().unwrap().to_string();
+            assert!(err.contains(message), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_damaged_table_in_the_folder_is_an_error_not_a_move() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.table"), b"not a table").unwrap();
+        let err = check_player(&spec(&format!("greedy:tables={}", dir.path().display())))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad.table") && err.contains("not an ai2048 endgame table"),
+            "{err}"
+        );
+    }
+}
