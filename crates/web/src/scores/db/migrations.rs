@@ -109,12 +109,21 @@ impl Db {
         let fail = |e: sqlx::Error| e.to_string();
         let _writing = self.writer.lock().await;
         let mut conn = self.pool.acquire().await.map_err(fail)?;
-        conn.execute(
+        // Under the lock on PostgreSQL too: two servers creating the table at once
+        // would both try to add its type, and one would fail.
+        let mut tx = conn.begin().await.map_err(fail)?;
+        if !self.sqlite {
+            tx.execute("SELECT pg_advisory_xact_lock(2048021)")
+                .await
+                .map_err(fail)?;
+        }
+        tx.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (
                 version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
         )
         .await
         .map_err(fail)?;
+        tx.commit().await.map_err(fail)?;
         for migration in MIGRATIONS.iter().filter(|m| m.version <= up_to) {
             let (version, name) = (migration.version, migration.name);
             let dialect = if self.sqlite {
@@ -225,5 +234,67 @@ mod tests {
         assert_eq!(db.moves("g1").await.unwrap(), rows);
         db.pool.close().await;
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Servers started together on a new PostgreSQL database (that of
+    /// `AI2048_TEST_POSTGRES`, in a database of its own made for the test), 32 at once,
+    /// all open
+    /// it: the first migrates it, the others wait for the lock and find it done.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn servers_started_together_all_migrate_a_new_postgres_database() {
+        let Ok(url) = std::env::var("AI2048_TEST_POSTGRES") else {
+            eprintln!("note: skipped: set AI2048_TEST_POSTGRES=postgres://...");
+            return;
+        };
+        let admin = Db::open(&DbLocation::Postgres(url.clone()), false)
+            .await
+            .unwrap();
+        let name = format!(
+            "ai2048_migrate_{}_{}",
+            std::process::id(),
+            crate::scores::clock::now_ms()
+        );
+        admin
+            .pool
+            .execute(format!("CREATE DATABASE {name}").as_str())
+            .await
+            .unwrap();
+        let (base, query) = url
+            .split_once('?')
+            .map_or((url.as_str(), ""), |(b, q)| (b, q));
+        let base = &base[..base.rfind('/').unwrap()];
+        let query = if query.is_empty() {
+            String::new()
+        } else {
+            format!("?{query}")
+        };
+        let location = DbLocation::Postgres(format!("{base}/{name}{query}"));
+        let opened = futures_join_all((0..32).map(|_| {
+            let location = location.clone();
+            async move { Db::open(&location, false).await }
+        }))
+        .await;
+        for db in opened {
+            db.unwrap().pool.close().await;
+        }
+        admin
+            .pool
+            .execute(format!("DROP DATABASE {name}").as_str())
+            .await
+            .unwrap();
+    }
+
+    /// Runs the futures at once, each in a task of its own, and gives their outputs.
+    async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+    where
+        F: std::future::Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let tasks: Vec<_> = futures.map(tokio::spawn).collect();
+        let mut outputs = Vec::new();
+        for task in tasks {
+            outputs.push(task.await.unwrap());
+        }
+        outputs
     }
 }
