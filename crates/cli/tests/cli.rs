@@ -54,6 +54,53 @@ fn signature_prints_the_checked_node_count() {
     );
 }
 
+/// A keyed game's replay (a ranked game of `ai2048 serve`, once over) verifies, and
+/// says it is keyed rather than naming its unused seed; a changed spawn fails.
+#[test]
+fn replay_verifies_a_keyed_game() {
+    use ai2048_engine::keyed::SpawnKey;
+    use ai2048_engine::{Dir, Game, Rules, SpawnStream};
+    let key = SpawnKey::from_bytes([9; 32]);
+    let mut game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key)).unwrap();
+    for &dir in Dir::ALL.iter().cycle().take(100) {
+        let _ = game.try_play(dir);
+    }
+    let path = std::env::temp_dir().join(format!("ai2048-keyed-{}.replay", std::process::id()));
+    let path_str = path.to_str().unwrap();
+    let text_form = game.replay().to_string();
+    std::fs::write(&path, &text_form).unwrap();
+    let out = ai2048(&["replay", path_str], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected = format!("verified: keyed spawns, {} moves", game.moves());
+    assert!(
+        text(&out.stdout).contains(&expected),
+        "{}",
+        text(&out.stdout)
+    );
+    let spawn = game.turns()[0].spawn.unwrap();
+    let other = 6 - spawn.tile();
+    let line = format!(
+        "\n{} {}:{}\n",
+        game.turns()[0].dir.letter(),
+        spawn.cell,
+        spawn.tile()
+    );
+    let changed = format!(
+        "\n{} {}:{other}\n",
+        game.turns()[0].dir.letter(),
+        spawn.cell
+    );
+    std::fs::write(&path, text_form.replacen(&line, &changed, 1)).unwrap();
+    let bad = ai2048(&["replay", path_str], "");
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad.stderr).contains("the key gives"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn watch_on_a_pipe_prints_boards_and_saves_a_replay_that_verifies() {
     let path = std::env::temp_dir().join(format!("ai2048-watch-{}.replay", std::process::id()));

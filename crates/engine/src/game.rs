@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::{Board, Dir, PlayableBoard, Replay, Rng, Rules, RulesError, Spawn};
+use crate::keyed::{KeyedRng, SpawnKey};
+use crate::{Board, Dir, PlayableBoard, RandableBoard, Replay, Rng, Rules, RulesError, Spawn};
 
 /// One turn of a game: the direction asked for and what came of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,10 +39,10 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
-/// Where a game's spawns after its start tiles come from.
+/// Where a game's spawns come from.
 ///
-/// Both start from the game's seed, and the start tiles are dealt the same way; they
-/// differ in the spawn after each turn.
+/// The first two start from the game's seed, and deal the start tiles the same way;
+/// they differ in the spawn after each turn. The third leaves the seed aside.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SpawnStream {
     /// One generator, seeded with the game's seed, draws the start tiles and then every
@@ -53,6 +54,25 @@ pub enum SpawnStream {
     /// so that a server can draw it from the seed and the turn alone, keeping no
     /// generator between moves: how `ai2048 serve` plays its games.
     PerTurn,
+    /// Every draw, the start tiles included, comes from a secret key (see
+    /// [`keyed`](crate::keyed)): the start tiles from [`KeyedRng::start`], the spawn
+    /// after the turn numbered `n` from [`KeyedRng::after_turn`]. Nobody without the
+    /// key can predict a spawn; with it, the game replays. The seed is not used: the
+    /// ranked games of `ai2048 serve` record 0.
+    Keyed(SpawnKey),
+}
+
+/// The spawn on `board`, from `keyed` when the game has keyed spawns, else from `rng`.
+fn draw(
+    board: RandableBoard,
+    rng: &mut Rng,
+    keyed: Option<&mut KeyedRng>,
+    four_probability: f64,
+) -> (PlayableBoard, Spawn) {
+    match keyed {
+        Some(keyed) => board.with_random_tile_from(keyed, four_probability),
+        None => board.with_random_tile(rng, four_probability),
+    }
 }
 
 /// A seeded game of 2048.
@@ -121,11 +141,15 @@ impl Game {
     pub fn with_spawns(seed: u64, rules: Rules, spawns: SpawnStream) -> Result<Game, RulesError> {
         rules.validate()?;
         let mut rng = Rng::new(seed);
+        let mut keyed = match spawns {
+            SpawnStream::Keyed(key) => Some(KeyedRng::start(&key)),
+            SpawnStream::Sequential | SpawnStream::PerTurn => None,
+        };
         let mut board = Board::EMPTY;
         let mut start = Vec::with_capacity(usize::from(rules.start_tiles));
         for _ in 0..rules.start_tiles {
-            let randable = crate::RandableBoard::new(board).expect("at most 16 start tiles");
-            let (next, spawn) = randable.with_random_tile(&mut rng, rules.four_probability);
+            let randable = RandableBoard::new(board).expect("at most 16 start tiles");
+            let (next, spawn) = draw(randable, &mut rng, keyed.as_mut(), rules.four_probability);
             board = next.board();
             start.push(spawn);
         }
@@ -214,12 +238,18 @@ impl Game {
             return Err(PlayError::GameOver);
         }
         let p4 = self.rules.four_probability;
-        if self.spawns == SpawnStream::PerTurn {
-            self.rng = Rng::new(crate::rng::derive_seed(self.seed, self.turns.len() as u64));
-        }
+        let index = self.turns.len() as u64;
+        let mut keyed = match self.spawns {
+            SpawnStream::Sequential => None,
+            SpawnStream::PerTurn => {
+                self.rng = Rng::new(crate::rng::derive_seed(self.seed, index));
+                None
+            }
+            SpawnStream::Keyed(key) => Some(KeyedRng::after_turn(&key, index)),
+        };
         let turn = match PlayableBoard::new(self.board).apply_scored(dir) {
             Some((after, score)) => {
-                let (next, spawn) = after.with_random_tile(&mut self.rng, p4);
+                let (next, spawn) = draw(after, &mut self.rng, keyed.as_mut(), p4);
                 self.board = next.board();
                 self.score += u64::from(score);
                 Turn {
@@ -230,8 +260,8 @@ impl Game {
                 }
             }
             None if self.rules.illegal_move_spawns => {
-                let spawn = crate::RandableBoard::new(self.board).map(|r| {
-                    let (next, spawn) = r.with_random_tile(&mut self.rng, p4);
+                let spawn = RandableBoard::new(self.board).map(|r| {
+                    let (next, spawn) = draw(r, &mut self.rng, keyed.as_mut(), p4);
                     self.board = next.board();
                     spawn
                 });

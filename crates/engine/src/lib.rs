@@ -1,4 +1,5 @@
-//! An exact, very fast 2048 engine with no dependencies and no I/O.
+//! An exact, very fast 2048 engine with no I/O, and no dependencies but RustCrypto's
+//! HMAC-SHA-256 for keyed spawns.
 //!
 //! - [`Board`]: sixteen cells in a 64-bit word (plus a fifth bit per cell for tiles of
 //!   65536 and up), moved by row tables built at compile time. Every tile from 2 to
@@ -8,7 +9,8 @@
 //!   lab calls them.
 //! - [`Game`]: a seeded game under some [`Rules`], recording every turn; [`Replay`]:
 //!   its saved form, which verifies itself.
-//! - [`Rng`]: the one seeded random generator of the project.
+//! - [`Rng`]: the one seeded random generator of the project; [`keyed`]: the draws of
+//!   games whose spawns come from a secret key (the ranked games of `ai2048 serve`).
 //!
 //! ```
 //! use ai2048_engine::{Board, Dir, Game, Rules};
@@ -32,6 +34,7 @@
 mod board;
 mod dir;
 mod game;
+pub mod keyed;
 mod motion;
 mod parse;
 mod replay;

@@ -4,6 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::keyed::SpawnKey;
 use crate::{Board, Dir, Game, Rules, Spawn, SpawnStream};
 
 /// The record of a game. Its text form (written by [`fmt::Display`], read by
@@ -22,8 +23,11 @@ use crate::{Board, Dir, Game, Rules, Spawn, SpawnStream};
 /// Each turn line holds a direction letter and the spawn that followed it, as
 /// `cell:tile` (`-` for none). A game whose spawns come one generator per turn
 /// ([`SpawnStream::PerTurn`], the games of `ai2048 serve`) has a line `spawns per-turn`
-/// after its rules; without that line the spawns are [`SpawnStream::Sequential`]. [`Replay::verify`] replays the game from its seed and
-/// checks every spawn, the score and the final board.
+/// after its rules; a game of keyed spawns ([`SpawnStream::Keyed`], the ranked games
+/// of `ai2048 serve`, once over) has instead `spawns keyed KEY`, its key in 64
+/// hexadecimal digits. Without that line the spawns are [`SpawnStream::Sequential`].
+/// [`Replay::verify`] replays the game from its seed (or key) and checks every spawn,
+/// the score and the final board.
 ///
 /// ```
 /// use ai2048_engine::{Dir, Game, Replay, Rules};
@@ -89,6 +93,9 @@ const MAGIC: &str = "ai2048-replay 1";
 /// The line that marks a game of [`SpawnStream::PerTurn`].
 const SPAWNS_PER_TURN: &str = "spawns per-turn";
 
+/// The start of the line that marks a game of [`SpawnStream::Keyed`], before its key.
+const SPAWNS_KEYED: &str = "spawns keyed ";
+
 impl Replay {
     /// Replays the game from its seed and checks that every spawn, the score and the
     /// final board are what the replay says. Returns the replayed game.
@@ -99,8 +106,15 @@ impl Replay {
     pub fn verify(&self) -> Result<Game, ReplayError> {
         let mut game = Game::with_spawns(self.seed, self.rules, self.spawns)
             .map_err(|e| err(0, e.to_string()))?;
+        let source = match self.spawns {
+            SpawnStream::Keyed(_) => "key",
+            SpawnStream::Sequential | SpawnStream::PerTurn => "seed",
+        };
         if game.start_spawns() != self.start.as_slice() {
-            return Err(err(0, "the starting tiles are not those the seed gives"));
+            return Err(err(
+                0,
+                format!("the starting tiles are not those the {source} gives"),
+            ));
         }
         for (i, &(dir, spawn)) in self.turns.iter().enumerate() {
             let turn = game
@@ -110,7 +124,7 @@ impl Replay {
                 return Err(err(
                     i + 1,
                     format!(
-                        "turn {}: spawn {} recorded, the seed gives {}",
+                        "turn {}: spawn {} recorded, the {source} gives {}",
                         i + 1,
                         spawn_text(spawn),
                         spawn_text(turn.spawn)
@@ -181,8 +195,10 @@ impl fmt::Display for Replay {
             "rules start_tiles={} four_probability={} illegal_move_spawns={}",
             self.rules.start_tiles, self.rules.four_probability, self.rules.illegal_move_spawns
         )?;
-        if self.spawns == SpawnStream::PerTurn {
-            writeln!(f, "{SPAWNS_PER_TURN}")?;
+        match self.spawns {
+            SpawnStream::Sequential => {}
+            SpawnStream::PerTurn => writeln!(f, "{SPAWNS_PER_TURN}")?,
+            SpawnStream::Keyed(key) => writeln!(f, "{SPAWNS_KEYED}{}", key.to_hex())?,
         }
         write!(f, "start")?;
         for &s in &self.start {
@@ -245,16 +261,23 @@ impl FromStr for Replay {
         let (mut at, mut start_line) = next("start")?;
         let mut spawns = SpawnStream::Sequential;
         if let Some(stream) = start_line.strip_prefix("spawns") {
-            if start_line != SPAWNS_PER_TURN {
+            spawns = if start_line == SPAWNS_PER_TURN {
+                SpawnStream::PerTurn
+            } else if let Some(key) = start_line.strip_prefix(SPAWNS_KEYED) {
+                SpawnStream::Keyed(
+                    key.trim()
+                        .parse::<SpawnKey>()
+                        .map_err(|e| err(at, format!("spawns keyed: {e}")))?,
+                )
+            } else {
                 return Err(err(
                     at,
                     format!(
-                        "unknown spawns {:?}: expected `{SPAWNS_PER_TURN}`",
+                        "unknown spawns {:?}: expected `{SPAWNS_PER_TURN}` or `{SPAWNS_KEYED}KEY`",
                         stream.trim()
                     ),
                 ));
-            }
-            spawns = SpawnStream::PerTurn;
+            };
             (at, start_line) = next("start")?;
         }
         let start = start_line

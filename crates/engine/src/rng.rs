@@ -83,6 +83,36 @@ impl Rng {
     /// Panics if `n` is 0.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
+        RandomSource::below(self, n)
+    }
+
+    /// A uniform float in `[0, 1)`, with 53 random bits.
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        RandomSource::unit(self)
+    }
+
+    /// `true` with probability `p` (exactly 0 and 1 included).
+    #[inline]
+    pub fn chance(&mut self, p: f64) -> bool {
+        RandomSource::chance(self, p)
+    }
+}
+
+/// A source of random 64-bit words, and the draws a spawn is made of, the same for
+/// every source: [`Rng`] for seeded games, [`KeyedRng`](crate::keyed::KeyedRng) for
+/// keyed ones. A spawn drawn from either follows the same rules.
+pub trait RandomSource {
+    /// The next 64 random bits.
+    fn next_u64(&mut self) -> u64;
+
+    /// A uniform integer in `0..n` (Lemire's method, without bias).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `n` is 0.
+    #[inline]
+    fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "Rng::below(0)");
         let n = u64::from(n);
         loop {
@@ -96,14 +126,21 @@ impl Rng {
 
     /// A uniform float in `[0, 1)`, with 53 random bits.
     #[inline]
-    pub fn unit(&mut self) -> f64 {
+    fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// `true` with probability `p` (exactly 0 and 1 included).
     #[inline]
-    pub fn chance(&mut self, p: f64) -> bool {
+    fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
+    }
+}
+
+impl RandomSource for Rng {
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        Rng::next_u64(self)
     }
 }
 

@@ -1,5 +1,6 @@
 //! The two kinds of positions: the player to move, or a tile to spawn.
 
+use crate::rng::RandomSource;
 use crate::{Board, Dir, DirSet, Rng};
 
 /// A tile placed by the game: its cell (0 to 15, reading order) and its exponent
@@ -110,7 +111,11 @@ impl PlayableBoard {
     }
 }
 
-fn spawn_on(board: Board, rng: &mut Rng, four_probability: f64) -> (Board, Spawn) {
+fn spawn_on<R: RandomSource + ?Sized>(
+    board: Board,
+    rng: &mut R,
+    four_probability: f64,
+) -> (Board, Spawn) {
     let empty = board.empty_mask();
     let n = empty.count_ones();
     debug_assert!(n > 0, "spawn on a full board");
@@ -142,6 +147,17 @@ impl RandableBoard {
     /// probability `four_probability`, else a 2. Draws first the cell, then the value.
     #[inline]
     pub fn with_random_tile(self, rng: &mut Rng, four_probability: f64) -> (PlayableBoard, Spawn) {
+        self.with_random_tile_from(rng, four_probability)
+    }
+
+    /// [`RandableBoard::with_random_tile`], drawing from any [`RandomSource`] (say, the
+    /// [`KeyedRng`](crate::keyed::KeyedRng) of a keyed game) by the same rules.
+    #[inline]
+    pub fn with_random_tile_from<R: RandomSource + ?Sized>(
+        self,
+        rng: &mut R,
+        four_probability: f64,
+    ) -> (PlayableBoard, Spawn) {
         let (board, spawn) = spawn_on(self.0, rng, four_probability);
         (PlayableBoard(board), spawn)
     }

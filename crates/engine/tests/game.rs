@@ -227,6 +227,77 @@ fn spawns_choose_cells_uniformly() {
     assert!(chi_square(&used) < loose_bound(2), "{used:?}");
 }
 
+/// Keyed spawns draw as the rules say: on an empty board and on a board with three
+/// empty cells, the cell is uniform among the empty ones, and one spawn in ten is a 4,
+/// each (cell, tile) pair as often as the rules expect, one spawn a turn as a game
+/// draws them.
+#[test]
+fn keyed_spawns_follow_the_rules() {
+    use ai2048_engine::keyed::{KeyedRng, SpawnKey};
+    let key = SpawnKey::from_bytes(core::array::from_fn(|i| (i * 151 + 7) as u8));
+    let partly: Board = "2 4 8 16/0 4 8 16/2 0 8 16/2 4 8 0".parse().unwrap();
+    for (board, empty) in [
+        (Board::EMPTY, (0..16).collect::<Vec<usize>>()),
+        (partly, vec![4, 9, 15]),
+    ] {
+        let randable = RandableBoard::new(board).unwrap();
+        let n = 40_000 * empty.len() as u64 / 16 + 30_000;
+        let mut counts = vec![0u64; 32];
+        for turn in 0..n {
+            let (_, spawn) =
+                randable.with_random_tile_from(&mut KeyedRng::after_turn(&key, turn), 0.1);
+            counts[usize::from(spawn.cell) * 2 + usize::from(spawn.exponent - 1)] += 1;
+        }
+        let cells: Vec<u64> = empty
+            .iter()
+            .map(|&c| counts[2 * c] + counts[2 * c + 1])
+            .collect();
+        assert_eq!(cells.iter().sum::<u64>(), n, "{counts:?}");
+        let chi = chi_square(&cells);
+        assert!(
+            chi < loose_bound(empty.len() - 1),
+            "cells: chi2 {chi}: {cells:?}"
+        );
+        // (cell, tile) against the rules' probabilities: 0.9 / k and 0.1 / k.
+        let k = empty.len() as f64;
+        let chi: f64 = empty
+            .iter()
+            .flat_map(|&c| [(counts[2 * c], 0.9 / k), (counts[2 * c + 1], 0.1 / k)])
+            .map(|(observed, p)| {
+                let expected = p * n as f64;
+                (observed as f64 - expected).powi(2) / expected
+            })
+            .sum();
+        assert!(
+            chi < loose_bound(2 * empty.len() - 1),
+            "pairs: chi2 {chi}: {counts:?}"
+        );
+        let fours: u64 = empty.iter().map(|&c| counts[2 * c + 1]).sum();
+        let frac = fours as f64 / n as f64;
+        // Six standard deviations.
+        assert!(
+            (frac - 0.1).abs() < 6.0 * (0.09 / n as f64).sqrt(),
+            "{frac}"
+        );
+    }
+    // The start tiles too: 2 of them, on distinct cells, uniform over the 16 cells.
+    let mut cells = [0u64; 16];
+    for i in 0..8_000u32 {
+        let key = SpawnKey::from_bytes(core::array::from_fn(|b| {
+            (i >> (8 * (b % 4))) as u8 ^ b as u8
+        }));
+        let game =
+            Game::with_spawns(0, Rules::ORIGINAL, ai2048_engine::SpawnStream::Keyed(key)).unwrap();
+        let [a, b] = game.start_spawns() else {
+            panic!()
+        };
+        assert_ne!(a.cell, b.cell);
+        cells[usize::from(a.cell)] += 1;
+        cells[usize::from(b.cell)] += 1;
+    }
+    assert!(chi_square(&cells) < loose_bound(15), "{cells:?}");
+}
+
 #[test]
 fn four_probability_0_spawns_only_2s_and_1_only_4s() {
     assert_eq!(spawn_counts(4, 0.0, 10_000).0, 0);

@@ -2,7 +2,10 @@
 
 mod common;
 
-use ai2048_engine::{Dir, Game, PlayError, Replay, ReplayError, Rng, Rules};
+use ai2048_engine::keyed::SpawnKey;
+use ai2048_engine::{
+    Dir, Game, PlayError, RandableBoard, Replay, ReplayError, Rng, Rules, SpawnStream,
+};
 
 /// The rules variants every round trip is tried under.
 fn variants() -> Vec<Rules> {
@@ -410,7 +413,7 @@ fn a_start_that_the_rules_do_not_allow_fails() {
 #[test]
 fn per_turn_games_round_trip_and_say_so() {
     use ai2048_engine::rng::derive_seed;
-    use ai2048_engine::{PlayableBoard, SpawnStream};
+    use ai2048_engine::PlayableBoard;
     let mut game = Game::with_spawns(77, Rules::ORIGINAL, SpawnStream::PerTurn).unwrap();
     let mut rng = Rng::new(5);
     while !game.is_over() {
@@ -448,6 +451,116 @@ fn per_turn_games_round_trip_and_say_so() {
     assert_eq!(e.at, 4);
     assert_eq!(
         e.message,
-        "unknown spawns \"sideways\": expected `spawns per-turn`"
+        "unknown spawns \"sideways\": expected `spawns per-turn` or `spawns keyed KEY`"
     );
+}
+
+/// A keyed game played with random directions to its end.
+fn keyed_game(key: SpawnKey, seed: u64) -> Game {
+    let mut game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key)).unwrap();
+    let mut rng = Rng::new(seed);
+    while !game.is_over() {
+        let _ = game.try_play(Dir::ALL[rng.below(4) as usize]);
+    }
+    game
+}
+
+#[test]
+fn keyed_games_round_trip_and_verify_with_their_key_only() {
+    use ai2048_engine::keyed::KeyedRng;
+    use ai2048_engine::PlayableBoard;
+    let key = SpawnKey::from_bytes(core::array::from_fn(|i| (i * 37 + 11) as u8));
+    let game = keyed_game(key, 8);
+    assert!(game.moves() > 30, "{}", game.moves());
+    // Every spawn is the keyed generator's of its turn, the start tiles its start's.
+    let mut replayed = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key)).unwrap();
+    let mut start = RandableBoard::new(ai2048_engine::Board::EMPTY).unwrap();
+    let mut draws = KeyedRng::start(&key);
+    for &spawn in game.start_spawns() {
+        let (next, drawn) = start.with_random_tile_from(&mut draws, 0.1);
+        assert_eq!(drawn, spawn);
+        start = RandableBoard::new(next.board()).unwrap();
+    }
+    for (n, turn) in game.turns().iter().enumerate() {
+        let (moved, _) = PlayableBoard::new(replayed.board())
+            .apply_scored(turn.dir)
+            .unwrap();
+        let mut draws = KeyedRng::after_turn(&key, n as u64);
+        let (after, spawn) = moved.with_random_tile_from(&mut draws, 0.1);
+        assert_eq!(replayed.try_play(turn.dir).unwrap().spawn, Some(spawn));
+        assert_eq!(replayed.board(), after.board());
+    }
+
+    let text = game.replay().to_string();
+    assert_eq!(
+        text.lines().nth(3),
+        Some(format!("spawns keyed {}", key.to_hex()).as_str())
+    );
+    let replay: Replay = text.parse().unwrap();
+    assert_eq!(replay.spawns, SpawnStream::Keyed(key));
+    assert_eq!(replay.verify().unwrap().score(), game.score());
+    // Undo keeps the stream.
+    let mut undone = game.clone();
+    let last = undone.undo().unwrap();
+    assert_eq!(undone.try_play(last.dir).unwrap(), last);
+
+    // One spawn changed: the replay fails at its turn.
+    for k in [1, game.moves() / 2, game.moves()] {
+        let spawn = game.turns()[k - 1].spawn.unwrap();
+        let other = (0..16u8).find(|&c| c != spawn.cell).unwrap();
+        let line = turn_line(k) + 1;
+        let tampered = edit_line(&text, line, |l| {
+            format!("{} {other}:{}", &l[..1], spawn.tile())
+        });
+        let e = verify_err(&tampered);
+        assert_eq!(e.at, k, "{e}");
+        assert!(e.message.contains("the key gives"), "{e}");
+        let tampered = edit_line(&text, line, |l| {
+            format!("{} {}:{}", &l[..1], spawn.cell, 6 - spawn.tile())
+        });
+        assert_eq!(verify_err(&tampered).at, k);
+    }
+    // Another key, or the same moves as a per-turn game of the seed, do not replay.
+    let other = SpawnKey::from_bytes([0x5a; 32]);
+    assert!(verify_err(&text.replace(&key.to_hex(), &other.to_hex()))
+        .to_string()
+        .contains("key"));
+    let per_turn = text.replace(&format!("spawns keyed {}", key.to_hex()), "spawns per-turn");
+    assert_eq!(
+        per_turn.parse::<Replay>().unwrap().spawns,
+        SpawnStream::PerTurn
+    );
+    assert!(per_turn.parse::<Replay>().unwrap().verify().is_err());
+    // A key that is not 64 hexadecimal digits.
+    let e = parse_err(&text.replace(&key.to_hex(), "abc"));
+    assert_eq!(e.at, 4);
+    assert_eq!(
+        e.message,
+        "spawns keyed: a spawn key is 64 hexadecimal digits"
+    );
+}
+
+/// Replays written by the engine before keyed spawns existed (random moves from
+/// `Rng::new(3)` on seed 7080339833709097, one of each stream) still read, verify,
+/// and are written back byte for byte.
+#[test]
+fn replays_written_before_keyed_spawns_still_verify() {
+    for (text, spawns, score) in [
+        (
+            include_str!("fixtures/sequential.replay"),
+            SpawnStream::Sequential,
+            1068,
+        ),
+        (
+            include_str!("fixtures/per-turn.replay"),
+            SpawnStream::PerTurn,
+            2936,
+        ),
+    ] {
+        let replay: Replay = text.parse().unwrap();
+        assert_eq!(replay.spawns, spawns);
+        let game = replay.verify().unwrap();
+        assert_eq!(game.score(), score);
+        assert_eq!(game.replay().to_string(), text);
+    }
 }

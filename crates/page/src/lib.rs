@@ -132,7 +132,8 @@ pub fn step(fields: &Map<String, Value>) -> Result<Value, String> {
 /// from `Rng::new(derive_seed(seed, turn))`. `None` when the move changes nothing.
 ///
 /// This is [`Game::with_spawns`] with [`SpawnStream::PerTurn`](ai2048_engine::SpawnStream::PerTurn),
-/// one turn at a time: the page's game and the ranked games play by it.
+/// one turn at a time: the page's game plays by it, and so do the ranked games begun
+/// before their spawns were keyed.
 #[must_use]
 pub fn play_turn(board: Board, dir: Dir, seed: u64, turn: u64) -> Option<(Board, u32, Spawn)> {
     let (moved, points) = PlayableBoard::new(board).apply_scored(dir)?;

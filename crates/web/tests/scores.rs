@@ -6,8 +6,9 @@ mod common;
 
 use std::time::Duration;
 
-use ai2048_engine::{Dir, Replay, Rng, SpawnStream};
-use ai2048_web::scores::{DbLocation, Rate, RateLimits};
+use ai2048_engine::keyed::SpawnKey;
+use ai2048_engine::{Dir, Game, Replay, Rng, Rules, SpawnStream};
+use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, Rate, RateLimits};
 use common::ranked::{
     board_of, greedy, postgres, scores_config, start_scores, unique, Api, TempSqlite,
 };
@@ -127,6 +128,7 @@ async fn statuses(db: DbLocation) {
     assert_eq!(shown["player"], name);
     assert_eq!(shown["board"], game["board"]);
     assert!(shown.get("seed").is_none() && shown.get("moves").is_none());
+    assert!(shown.get("spawn_key").is_none());
     let reply = api.get(&format!("/api/ranked/{id}/replay")).await;
     assert_eq!(reply.status, 409);
     assert!(reply.error().contains("still being played"));
@@ -213,19 +215,39 @@ async fn statuses(db: DbLocation) {
     assert_eq!(finished["score"], last["score"]);
     let moves = finished["moves"].as_array().unwrap();
     assert_eq!(moves.len() as u64, finished["turn"].as_u64().unwrap());
-    let seed = finished["seed"].as_u64().unwrap();
+    // Its spawns came from a key of 256 bits, public now; it has no seed.
+    let key: SpawnKey = finished["spawn_key"].as_str().unwrap().parse().unwrap();
+    assert!(finished.get("seed").is_none());
     let replay = api.get(&format!("/api/ranked/{id}/replay")).await;
     assert_eq!(replay.status, 200);
     assert_eq!(
         replay.header("content-type"),
         Some("text/plain; charset=utf-8")
     );
-    let replay: Replay = replay.body.parse().unwrap();
-    assert_eq!((replay.seed, replay.spawns), (seed, SpawnStream::PerTurn));
+    let text = replay.body;
+    assert!(
+        text.contains(&format!("\nspawns keyed {}\n", key.to_hex())),
+        "{text}"
+    );
+    let replay: Replay = text.parse().unwrap();
+    assert_eq!((replay.seed, replay.spawns), (0, SpawnStream::Keyed(key)));
     assert_eq!(
         replay.verify().unwrap().score(),
         last["score"].as_u64().unwrap()
     );
+    // One spawn changed, and the replay no longer verifies.
+    let mut tampered = replay.clone();
+    let (dir, spawn) = tampered.turns[0];
+    let mut spawn = spawn.unwrap();
+    spawn.exponent = 3 - spawn.exponent;
+    tampered.turns[0] = (dir, Some(spawn));
+    let e = tampered
+        .to_string()
+        .parse::<Replay>()
+        .unwrap()
+        .verify()
+        .unwrap_err();
+    assert_eq!(e.at, 1, "{e}");
 
     // A game of the AI, on the leaderboard but not the human one.
     let ai_game = api.new_game(&other).await;
@@ -362,6 +384,60 @@ async fn abandoned_games_end_and_count_on_sqlite() {
 async fn abandoned_games_end_and_count_on_postgres() {
     if let Some(db) = postgres("abandoned_games_end_and_count_on_postgres") {
         abandoned(db).await;
+    }
+}
+
+/// A game begun before keyed spawns (schema 2: a seed, no key) plays on under its
+/// seed's spawns, and its replay is the per-turn replay of its seed.
+async fn seeded_game_plays_on(db: DbLocation) {
+    let (name, token, seed) = (unique("Old"), unique("token"), 7);
+    let id = format!("{:08x}{:012x}", std::process::id(), now_ms());
+    let start = Game::with_spawns(seed, Rules::ORIGINAL, SpawnStream::PerTurn).unwrap();
+    {
+        let old = Db::open(&db, false).await.unwrap();
+        let key = name.to_lowercase();
+        assert!(old
+            .create_player(&name, &key, &token_hash(&token), 1)
+            .await
+            .unwrap());
+        old.create_game(&id, &key, seed, None, start.board(), now_ms())
+            .await
+            .unwrap();
+    }
+    let addr = start_scores(scores_config(db)).await;
+    let mut api = Api::connect(addr).await;
+    let shown = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(board_of(&shown), start.board());
+    let mut game = start;
+    let last = play_out(&mut api, &token, &id, &shown, false).await;
+    let finished = api.get(&format!("/api/ranked/{id}")).await.json();
+    assert_eq!(
+        (finished["seed"].clone(), finished.get("spawn_key")),
+        (json!(seed), None)
+    );
+    let text = api.get(&format!("/api/ranked/{id}/replay")).await.body;
+    let replay: Replay = text.parse().unwrap();
+    assert_eq!((replay.seed, replay.spawns), (seed, SpawnStream::PerTurn));
+    for &(dir, _) in &replay.turns {
+        game.try_play(dir).unwrap();
+    }
+    assert_eq!(game.replay(), replay);
+    assert_eq!(
+        Some(replay.verify().unwrap().score()),
+        last["score"].as_u64()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seeded_game_plays_on_on_sqlite() {
+    let db = TempSqlite::new("seeded");
+    seeded_game_plays_on(db.location()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seeded_game_plays_on_on_postgres() {
+    if let Some(db) = postgres("a_seeded_game_plays_on_on_postgres") {
+        seeded_game_plays_on(db).await;
     }
 }
 

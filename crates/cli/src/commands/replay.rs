@@ -4,11 +4,12 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use ai2048_engine::Replay;
+use ai2048_engine::{Replay, SpawnStream};
 
 use crate::args::ReplayArgs;
 
-/// Reads the replay, replays it from its seed, and prints the outcome.
+/// Reads the replay, replays it from its seed (or its spawn key), and prints the
+/// outcome.
 pub fn run(args: &ReplayArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
@@ -19,10 +20,13 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         .verify()
         .with_context(|| format!("{} does not replay", args.file.display()))?;
     write!(std::io::stdout(), "{}", game.board())?;
+    let source = match game.spawn_stream() {
+        SpawnStream::Keyed(_) => "keyed spawns".to_owned(),
+        SpawnStream::Sequential | SpawnStream::PerTurn => format!("seed {}", game.seed()),
+    };
     writeln!(
         std::io::stdout(),
-        "verified: seed {}, {} moves, score {}, max tile {}",
-        game.seed(),
+        "verified: {source}, {} moves, score {}, max tile {}",
         game.moves(),
         game.score(),
         game.max_tile()

@@ -4,7 +4,8 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-use ai2048_engine::{Dir, Game, Replay, Rules, Spawn, SpawnStream};
+use ai2048_engine::keyed::KeyedRng;
+use ai2048_engine::{Board, Dir, Game, PlayableBoard, Replay, Rules, Spawn, SpawnStream};
 use ai2048_protocol::board_to_json;
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
@@ -18,7 +19,7 @@ use super::clock::{now_ms, rfc3339};
 use super::db::{DbError, Finished, GameRow, MoveRow, MoveUpdate};
 use super::limits::Action;
 use super::names::{check_name, name_key};
-use super::tokens::{new_game_id, new_seed, new_token, token_hash};
+use super::tokens::{new_game_id, new_spawn_key, new_token, token_hash};
 use super::Scores;
 use crate::body::{read_body, utf8};
 use crate::error::json_response;
@@ -176,14 +177,14 @@ pub async fn create_game(
             return Err(unauthorized("unknown token: no player has it"));
         };
         fields(&app, &headers, body, "ranked game", &[]).await?;
-        let seed = new_seed().map_err(internal)?;
+        let key = new_spawn_key().map_err(internal)?;
         let id = new_game_id().map_err(internal)?;
-        let game = Game::with_spawns(seed, Rules::ORIGINAL, SpawnStream::PerTurn)
+        let game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key))
             .map_err(|e| internal(e.to_string()))?;
         let board = game.board();
         scores
             .db
-            .create_game(&id, &player, seed, board, now_ms())
+            .create_game(&id, &player, 0, Some(&key), board, now_ms())
             .await?;
         let spawns: Vec<Value> = game.start_spawns().iter().map(|&s| spawn_json(s)).collect();
         Ok(created(&json!({
@@ -239,7 +240,27 @@ async fn load_game(scores: &Scores, id: &str) -> Result<GameRow, ApiError> {
     Ok(game)
 }
 
-/// The game as it stands; with its seed and moves once it is over.
+/// Where the spawns of `game` come from: its key, or (the games of schema 2 and
+/// before) its seed, one generator a turn.
+fn spawn_stream(game: &GameRow) -> SpawnStream {
+    game.spawn_key
+        .map_or(SpawnStream::PerTurn, SpawnStream::Keyed)
+}
+
+/// The move `dir` at turn `turn` of `game`, as [`Game::try_play`] plays it in the
+/// game's spawn stream: the board after it and its spawn, its points and the spawn.
+/// `None` when the move changes nothing.
+fn play_ranked(game: &GameRow, dir: Dir, turn: u64) -> Option<(Board, u32, Spawn)> {
+    let Some(key) = game.spawn_key else {
+        return play_turn(game.board, dir, game.seed, turn);
+    };
+    let (moved, points) = PlayableBoard::new(game.board).apply_scored(dir)?;
+    let mut draws = KeyedRng::after_turn(&key, turn);
+    let (after, spawn) = moved.with_random_tile_from(&mut draws, Rules::ORIGINAL.four_probability);
+    Some((after.board(), points, spawn))
+}
+
+/// The game as it stands; with its spawn key (or seed) and moves once it is over.
 fn game_json(game: &GameRow, moves: Option<&[MoveRow]>) -> Value {
     let mut value = json!({
         "id": game.id,
@@ -255,7 +276,10 @@ fn game_json(game: &GameRow, moves: Option<&[MoveRow]>) -> Value {
     if game.over {
         value["ended_at"] = game.ended_at.map(rfc3339).into();
         value["end"] = game.end_reason.clone().into();
-        value["seed"] = game.seed.into();
+        match game.spawn_key {
+            Some(key) => value["spawn_key"] = key.to_hex().into(),
+            None => value["seed"] = game.seed.into(),
+        }
         if let Some(moves) = moves {
             let list: Vec<Value> = moves
                 .iter()
@@ -373,7 +397,7 @@ pub async fn play(
         }
         check_playable(&game, turn)?;
         let now = now_ms();
-        let Some((board, points, spawn)) = play_turn(game.board, dir, game.seed, turn) else {
+        let Some((board, points, spawn)) = play_ranked(&game, dir, turn) else {
             return Ok(ok(&json!({
                 "board": board_to_json(game.board),
                 "score": game.score,
@@ -505,14 +529,14 @@ pub async fn replay(
     run.await.into_response()
 }
 
-/// The replay of a stored game, verified: its seed's start, its stored moves and
-/// spawns, and its stored score and board must all replay.
+/// The replay of a stored game, verified: its key's (or seed's) start, its stored
+/// moves and spawns, and its stored score and board must all replay.
 ///
 /// # Errors
 ///
-/// When they do not (a stored game that its own seed does not give).
+/// When they do not (a stored game that its own key or seed does not give).
 fn stored_replay(game: &GameRow, moves: &[MoveRow]) -> Result<Replay, String> {
-    let start = Game::with_spawns(game.seed, Rules::ORIGINAL, SpawnStream::PerTurn)
+    let start = Game::with_spawns(game.seed, Rules::ORIGINAL, spawn_stream(game))
         .map_err(|e| e.to_string())?;
     let mut turns = Vec::with_capacity(moves.len());
     for (n, m) in moves.iter().enumerate() {
@@ -536,7 +560,7 @@ fn stored_replay(game: &GameRow, moves: &[MoveRow]) -> Result<Replay, String> {
     let replay = Replay {
         seed: game.seed,
         rules: Rules::ORIGINAL,
-        spawns: SpawnStream::PerTurn,
+        spawns: spawn_stream(game),
         start: start.start_spawns().to_vec(),
         turns,
         score: game.score,

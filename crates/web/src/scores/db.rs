@@ -7,6 +7,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::Board;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Connection, Executor, Row};
@@ -50,8 +51,12 @@ pub struct GameRow {
     pub player: String,
     /// The hash of its player's token.
     pub token_hash: String,
-    /// Its seed.
+    /// Its seed: its spawns' when it has no spawn key (the games of schema 2 and
+    /// before), else 0.
     pub seed: u64,
+    /// The secret its spawns come from (schema 3 and later; see
+    /// [`SpawnStream::Keyed`](ai2048_engine::SpawnStream::Keyed)).
+    pub spawn_key: Option<SpawnKey>,
     /// The board now.
     pub board: Board,
     /// The score now.
@@ -150,7 +155,7 @@ fn i(v: u64) -> i64 {
 
 const GAME_COLUMNS: &str = "g.id, p.name, p.token_hash, g.seed, g.board, g.score, g.turn, \
      g.max_tile, g.ai_moves, g.over, g.end_reason, g.started_at, g.last_move_at, g.ended_at, \
-     g.last_answer";
+     g.last_answer, g.spawn_key";
 
 fn game_row(row: &AnyRow) -> Result<GameRow, DbError> {
     let board: String = row.try_get(4)?;
@@ -174,6 +179,13 @@ fn game_row(row: &AnyRow) -> Result<GameRow, DbError> {
         last_move_at: row.try_get(12)?,
         ended_at: row.try_get(13)?,
         last_answer: row.try_get(14)?,
+        spawn_key: match row.try_get::<Option<String>, _>(15)? {
+            None => None,
+            Some(hex) => Some(hex.parse().map_err(|e| DbError {
+                message: format!("a stored spawn key does not parse: {e}"),
+                transient: false,
+            })?),
+        },
     })
 }
 
@@ -341,7 +353,8 @@ impl Db {
         })
     }
 
-    /// Adds a game at turn 0.
+    /// Adds a game at turn 0, its spawns from `spawn_key` when it has one, else from
+    /// `seed`.
     ///
     /// # Errors
     ///
@@ -351,23 +364,33 @@ impl Db {
         id: &str,
         player_key: &str,
         seed: u64,
+        spawn_key: Option<&SpawnKey>,
         board: Board,
         at: i64,
     ) -> Result<(), DbError> {
         let _writing = self.write_lock().await;
-        sqlx::query(
+        // A game of seeded spawns is written as before schema 3, so that a database of
+        // schema 1 (in the migration's test) takes it.
+        let query = if spawn_key.is_some() {
             "INSERT INTO games (id, player, seed, board, score, turn, max_tile, ai_moves, over, \
-             started_at, last_move_at) VALUES ($1, $2, $3, $4, 0, 0, $5, 0, $6, $7, $7)",
-        )
-        .bind(id)
-        .bind(player_key)
-        .bind(i(seed))
-        .bind(board.to_hex())
-        .bind(i64::from(board.max_tile()))
-        .bind(i64::from(board.is_over()))
-        .bind(at)
-        .execute(&self.pool)
-        .await?;
+             started_at, last_move_at, spawn_key) \
+             VALUES ($1, $2, $3, $4, 0, 0, $5, 0, $6, $7, $7, $8)"
+        } else {
+            "INSERT INTO games (id, player, seed, board, score, turn, max_tile, ai_moves, over, \
+             started_at, last_move_at) VALUES ($1, $2, $3, $4, 0, 0, $5, 0, $6, $7, $7)"
+        };
+        let mut query = sqlx::query(query)
+            .bind(id)
+            .bind(player_key)
+            .bind(i(seed))
+            .bind(board.to_hex())
+            .bind(i64::from(board.max_tile()))
+            .bind(i64::from(board.is_over()))
+            .bind(at);
+        if let Some(key) = spawn_key {
+            query = query.bind(key.to_hex());
+        }
+        query.execute(&self.pool).await?;
         Ok(())
     }
 

@@ -1,13 +1,15 @@
 //! Saved scores: players, ranked games that the server referees move by move, and a
 //! leaderboard, kept in SQLite or PostgreSQL.
 //!
-//! A ranked game is its seed and its moves. The server draws the seed from the
-//! operating system's generator and keeps it secret while the game runs; every move
-//! is played by the engine under the original rules, its spawn drawn from
-//! `Rng::new(derive_seed(seed, turn))` as `/api/step` draws it
-//! ([`SpawnStream::PerTurn`](ai2048_engine::SpawnStream::PerTurn)), and committed
-//! to the database before it is answered. Once the game is over, its seed and moves
-//! are public, and its replay checks with `ai2048 replay`.
+//! A ranked game is its spawn key and its moves. The server draws the key, 256 bits,
+//! from the operating system's generator and keeps it secret while the game runs;
+//! every move is played by the engine under the original rules, its spawn drawn from
+//! HMAC-SHA-256 over the key and the turn
+//! ([`SpawnStream::Keyed`](ai2048_engine::SpawnStream::Keyed)), and committed to the
+//! database before it is answered. Once the game is over, its key and moves are
+//! public, and its replay checks with `ai2048 replay`. The games begun before keyed
+//! spawns (schema 2) play on with their seed's spawns, as `/api/step` draws them
+//! ([`SpawnStream::PerTurn`](ai2048_engine::SpawnStream::PerTurn)).
 //!
 //! ```no_run
 //! use ai2048_web::scores::{DbLocation, Scores, ScoresConfig};

@@ -1,9 +1,8 @@
 //! Random values from the operating system's generator: players' tokens, games' ids
-//! and seeds. Tokens are stored only as their SHA-256.
+//! and spawn keys. Tokens are stored only as their SHA-256.
 
+use ai2048_engine::keyed::SpawnKey;
 use sha2::{Digest, Sha256};
-
-use crate::json::MAX_SAFE_INTEGER;
 
 /// `N` random bytes from the operating system's generator.
 ///
@@ -39,13 +38,13 @@ pub fn new_game_id() -> Result<String, String> {
     Ok(hex(&os_random::<10>()?))
 }
 
-/// A new game's seed: 53 random bits, an integer that JavaScript holds exactly.
+/// A new game's spawn key: 256 random bits.
 ///
 /// # Errors
 ///
 /// When the system's generator fails.
-pub fn new_seed() -> Result<u64, String> {
-    Ok(u64::from_le_bytes(os_random::<8>()?) & MAX_SAFE_INTEGER)
+pub fn new_spawn_key() -> Result<SpawnKey, String> {
+    Ok(SpawnKey::from_bytes(os_random::<32>()?))
 }
 
 /// The form a token is stored in: its SHA-256, in hexadecimal.
@@ -72,8 +71,7 @@ mod tests {
         assert_eq!(a.len(), 64);
         assert_ne!(a, b);
         assert_eq!(new_game_id().unwrap().len(), 20);
-        assert_ne!(new_seed().unwrap(), new_seed().unwrap());
-        assert!(new_seed().unwrap() <= MAX_SAFE_INTEGER);
+        assert_ne!(new_spawn_key().unwrap(), new_spawn_key().unwrap());
         assert_eq!(token_hash(&a).len(), 64);
         assert_ne!(token_hash(&a), a);
     }

@@ -99,6 +99,15 @@ const MIGRATIONS: &[Migration] = &[
             WHEN (NEW.turn = OLD.turn + 1) EXECUTE FUNCTION games_record_move()",
         ],
     },
+    // A new game's spawns come from a secret key of 256 bits (HMAC-SHA-256 over the
+    // key and the turn); the games before it keep their seed's, and a NULL key.
+    Migration {
+        version: 3,
+        name: "keyed spawns",
+        statements: &["ALTER TABLE games ADD COLUMN spawn_key TEXT"],
+        sqlite: &[],
+        postgres: &[],
+    },
 ];
 
 /// The schema version this build knows.
@@ -191,7 +200,9 @@ mod tests {
         {
             let old = Db::open_at(&location, false, 1).await.unwrap();
             assert!(old.create_player("Ann", "ann", "hash", 1).await.unwrap());
-            old.create_game("g1", "ann", 7, board, 2).await.unwrap();
+            old.create_game("g1", "ann", 7, None, board, 2)
+                .await
+                .unwrap();
             old.pool.close().await;
         }
         let db = Db::open(&location, false).await.unwrap();
@@ -230,6 +241,8 @@ mod tests {
         }
         let game = db.game("g1").await.unwrap().unwrap();
         assert_eq!((game.turn, game.score, game.ai_moves), (2, 8, 1));
+        // It keeps its seed's spawns.
+        assert_eq!((game.seed, game.spawn_key), (7, None));
         assert_eq!(game.last_answer.as_deref(), Some("answer 1"));
         assert_eq!(db.moves("g1").await.unwrap(), rows);
         db.pool.close().await;
