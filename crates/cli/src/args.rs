@@ -720,6 +720,11 @@ pub struct ServeArgs {
     /// a power cut too (every move survives a crash of the server without it); slower.
     #[arg(long)]
     pub sqlite_full_sync: bool,
+    /// The reverse proxies (like 127.0.0.1/32 or 10.0.0.0/8) whose Forwarded or
+    /// X-Forwarded-For headers name the client, for the rate limits: the client is the
+    /// rightmost address there that is not a trusted proxy. Any other peer is the client.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", num_args = 1..)]
+    pub trusted_proxy: Vec<ai2048_web::Cidr>,
 }
 
 /// `ai2048 replay`.

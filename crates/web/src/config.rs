@@ -56,13 +56,17 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// Connections served at once; further ones wait to be accepted.
     pub max_connections: usize,
+    /// The reverse proxies whose `Forwarded` and `X-Forwarded-For` headers name the
+    /// client (see [`client_addr`](crate::client_addr)); a request from any other peer
+    /// is that peer's.
+    pub trusted_proxies: Vec<crate::Cidr>,
 }
 
 impl Default for ServerConfig {
     /// One worker per core (at most 8), a queue of four searches per worker, searches
     /// of at most one second (100 ms by default), 4 players per worker with 16 MiB
     /// tables, 16 KiB bodies, 5 s to send headers or a body, 30 s per request, 512
-    /// connections.
+    /// connections, no trusted proxy.
     fn default() -> ServerConfig {
         let workers = std::thread::available_parallelism()
             .map_or(2, usize::from)
@@ -79,6 +83,7 @@ impl Default for ServerConfig {
             body_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
             max_connections: 512,
+            trusted_proxies: Vec::new(),
         }
     }
 }

@@ -60,6 +60,7 @@ mod error;
 mod json;
 pub mod policy;
 mod pool;
+mod proxy;
 pub mod scores;
 mod server;
 
@@ -79,6 +80,7 @@ pub use config::ServerConfig;
 pub use error::ApiError;
 pub use json::MAX_SAFE_INTEGER;
 pub use pool::{Busy, SearchPool};
+pub use proxy::{client_addr, rate_key, Cidr};
 pub use server::{serve_blocking, serve_blocking_with_scores, Server};
 
 /// The protocol operations served at `POST /api/OP`.

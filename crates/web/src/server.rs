@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
 use crate::scores::{api::ClientAddr, Scores};
-use crate::{router_with_scores, ServerConfig};
+use crate::{client_addr, router_with_scores, ServerConfig};
 
 /// A bound server, ready to run: the page and the API on one address.
 ///
@@ -98,6 +98,7 @@ impl Server {
     /// As [`Server::run`].
     pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
         let connections = Arc::new(Semaphore::new(self.config.max_connections.max(1)));
+        let trusted: Arc<[crate::Cidr]> = self.config.trusted_proxies.clone().into();
         tokio::pin!(shutdown);
         loop {
             let permit = tokio::select! {
@@ -122,10 +123,13 @@ impl Server {
                 }
             };
             let _ = stream.set_nodelay(true);
-            // The client's address, for the rate limits.
+            // The client's address, for the rate limits: the peer, or the client its
+            // forwarding headers name when it is a trusted proxy.
+            let trusted = Arc::clone(&trusted);
             let service = TowerToHyperService::new(self.router.clone().map_request(
                 move |mut request: hyper::Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(ClientAddr(peer));
+                    let client = client_addr(&trusted, peer.ip(), request.headers());
+                    request.extensions_mut().insert(ClientAddr(client));
                     request
                 },
             ));

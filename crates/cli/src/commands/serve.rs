@@ -18,7 +18,10 @@ use crate::args::ServeArgs;
 /// Serves the page and the API until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<()> {
     let addr = SocketAddr::new(args.host, args.port);
-    let config = ServerConfig::default();
+    let config = ServerConfig {
+        trusted_proxies: args.trusted_proxy.clone(),
+        ..ServerConfig::default()
+    };
     let (workers, memory) = (config.workers, config.worst_case_memory_mb());
     let scores = scores_config(args)?;
     let kept = scores.as_ref().map_or_else(
@@ -126,6 +129,23 @@ fn open_browser(url: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trusted_proxies_are_address_ranges() {
+        use crate::args::{parse_args, testing::args};
+        let a: ServeArgs = args(&[
+            "--trusted-proxy",
+            "127.0.0.1/32",
+            "10.0.0.0/8",
+            "--port",
+            "0",
+        ]);
+        let shown: Vec<String> = a.trusted_proxy.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["127.0.0.1/32", "10.0.0.0/8"]);
+        assert!(args::<ServeArgs>(&[]).trusted_proxy.is_empty());
+        let e = parse_args::<ServeArgs>(&["--trusted-proxy", "10.0.0.0/40"]).unwrap_err();
+        assert!(e.to_string().contains("is not an address range"), "{e}");
+    }
 
     #[test]
     fn browsers_reach_every_interface_on_loopback() {

@@ -1,7 +1,7 @@
 //! The score API's handlers: players, ranked games the server referees, the
 //! leaderboard.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 
 use ai2048_engine::keyed::KeyedRng;
@@ -28,9 +28,10 @@ use ai2048_page::{motions_json, play_turn, spawn_json};
 use ai2048_protocol::json::{check_fields, kind, object, quote, safe_integer, MAX_SAFE_INTEGER};
 
 /// The client's address, as [`Server`](crate::Server) puts it in every request's
-/// extensions for the rate limits.
+/// extensions for the rate limits: the peer's, or behind a trusted proxy the one its
+/// headers name (see [`client_addr`](crate::client_addr)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClientAddr(pub SocketAddr);
+pub struct ClientAddr(pub IpAddr);
 
 /// The client's address, when the server gave it (all clients share one allowance
 /// when the application is served without it).
@@ -39,7 +40,7 @@ pub type Client = Option<Extension<ClientAddr>>;
 fn client_ip(client: &Client) -> IpAddr {
     client
         .as_ref()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip())
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0)
 }
 
 impl From<DbError> for ApiError {

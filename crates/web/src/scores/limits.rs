@@ -1,5 +1,6 @@
-//! Rate limits per client address: new players, new games and moves, each with its
-//! own allowance. Past it, the answer is 429 with `Retry-After`.
+//! Rate limits per client: new players, new games and moves, each with its own
+//! allowance. A client is an IPv4 address, or an IPv6 /64 ([`rate_key`]). Past its
+//! allowance, the answer is 429 with `Retry-After`.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -10,7 +11,7 @@ use axum::http::StatusCode;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use crate::ApiError;
+use crate::{rate_key, ApiError};
 
 /// An allowance: `count` requests per `period`, all of which may come at once, and
 /// which come back evenly over the period.
@@ -115,7 +116,7 @@ impl Limiters {
         }
     }
 
-    /// Counts one `action` of `client`.
+    /// Counts one `action` of `client` (of its /64 for an IPv6 address).
     ///
     /// # Errors
     ///
@@ -133,13 +134,18 @@ impl Limiters {
             self.games.retain_recent();
             self.moves.retain_recent();
         }
-        limiter.check_key(&client).map_err(|not_until| {
+        let key = rate_key(client);
+        let from = match key {
+            IpAddr::V4(ip) => ip.to_string(),
+            IpAddr::V6(ip) => format!("{ip}/64"),
+        };
+        limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "too many {what} from {client}: at most {} per {} s; try again in {} ms",
+                    "too many {what} from {from}: at most {} per {} s; try again in {} ms",
                     rate.count,
                     rate.period.as_secs_f64(),
                     wait.as_millis().max(1)

@@ -87,12 +87,17 @@ pub fn scores_config(db: DbLocation) -> ScoresConfig {
 
 /// Starts a server keeping its scores as `scores` says.
 pub async fn start_scores(scores: ScoresConfig) -> SocketAddr {
+    start_scores_with(scores, test_config()).await
+}
+
+/// [`start_scores`] with the settings of `config` (but its connections).
+pub async fn start_scores_with(scores: ScoresConfig, config: ServerConfig) -> SocketAddr {
     let scores = Scores::open(scores).await.expect("open the scores");
     let server = Server::bind_with_scores(
         "127.0.0.1:0".parse().expect("an address"),
         ServerConfig {
             max_connections: 1024,
-            ..test_config()
+            ..config
         },
         Some(scores),
     )
@@ -134,11 +139,24 @@ impl Api {
         token: Option<&str>,
         body: &str,
     ) -> Reply {
+        self.send_with(method, path, token, &[], body).await
+    }
+
+    /// [`Api::send`] with these extra headers.
+    pub async fn send_with(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        extra: &[(&str, &str)],
+        body: &str,
+    ) -> Reply {
         let auth = token.map(|t| format!("Bearer {t}"));
-        let headers: Vec<(&str, &str)> = auth
+        let mut headers: Vec<(&str, &str)> = auth
             .as_deref()
             .map(|a| vec![("Authorization", a)])
             .unwrap_or_default();
+        headers.extend_from_slice(extra);
         for _ in 0..3 {
             match self
                 .client
