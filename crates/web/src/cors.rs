@@ -18,7 +18,8 @@ fn is_score_path(path: &str) -> bool {
 }
 
 /// Answers preflight requests of allowed origins on the score API, and marks the
-/// answers to their requests as readable by them. Other requests pass unchanged.
+/// answers to their requests as readable by them, `Retry-After` included. Other
+/// requests pass unchanged.
 pub async fn cors(origins: Arc<Vec<String>>, request: Request, next: Next) -> Response {
     if origins.is_empty() || !is_score_path(request.uri().path()) {
         return next.run(request).await;
@@ -38,6 +39,12 @@ pub async fn cors(origins: Arc<Vec<String>>, request: Request, next: Next) -> Re
     headers.insert(header::VARY, HeaderValue::from_static("Origin"));
     if let Some(origin) = origin {
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        // A page of another origin reads only the headers it is shown: a 429's
+        // Retry-After says when to try again.
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("Retry-After"),
+        );
         if preflight {
             headers.insert(
                 header::ACCESS_CONTROL_ALLOW_METHODS,

@@ -572,6 +572,49 @@ async fn clients_behind_a_trusted_proxy_each_have_their_allowance() {
     }
 }
 
+/// A page of an allowed origin reads the score API's answers, and a 429's
+/// `Retry-After`; another origin's page reads nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_origins_read_retry_after() {
+    let db = TempSqlite::new("cors");
+    let mut config = scores_config(db.location());
+    config.limits.players = Rate::per_hour(1);
+    config.allow_origins = vec!["https://example.org".to_owned()];
+    let addr = start_scores(config).await;
+    let mut api = Api::connect(addr).await;
+    let origin = [("Origin", "https://example.org")];
+    let preflight = api
+        .send_with("OPTIONS", "/api/players", None, &origin, "")
+        .await;
+    assert_eq!(preflight.status, 204);
+    assert_eq!(
+        preflight.header("access-control-allow-origin"),
+        Some("https://example.org")
+    );
+    assert_eq!(register_as(&mut api, &origin).await.0, 201);
+    let body = json!({"name": unique("Cors")}).to_string();
+    let limited = api
+        .send_with("POST", "/api/players", None, &origin, &body)
+        .await;
+    assert_eq!(limited.status, 429);
+    assert!(limited.header("retry-after").is_some());
+    assert_eq!(
+        limited.header("access-control-allow-origin"),
+        Some("https://example.org")
+    );
+    assert_eq!(
+        limited.header("access-control-expose-headers"),
+        Some("Retry-After")
+    );
+    let other = [("Origin", "https://evil.example")];
+    let reply = api
+        .send_with("POST", "/api/players", None, &other, &body)
+        .await;
+    assert_eq!(reply.status, 429);
+    assert_eq!(reply.header("access-control-allow-origin"), None);
+    assert_eq!(reply.header("access-control-expose-headers"), None);
+}
+
 /// Plays `games` games with `clients` clients at once, half by a seeded random
 /// player and half by the greedy player, and checks that every recorded score is the
 /// one its replay computes.
