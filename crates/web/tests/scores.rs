@@ -701,7 +701,7 @@ type Case<'a> = (
 );
 
 /// Bad input of every kind: each gets a clear 4xx, nothing is written, and the
-/// server goes on. Prints the README's table (run with `--nocapture`).
+/// server goes on. Prints the bad-input table of docs/http-api.md (run with `--nocapture`).
 async fn bad_input(db: DbLocation) {
     let addr = start_scores(scores_config(db)).await;
     let mut api = Api::connect(addr).await;

@@ -64,7 +64,7 @@ pub(crate) const BUILTIN_EVAL: &str = "network";
 
 /// The ceiling the built-in network plays under when the player names none (see
 /// [`Ceiling`]): its own, 32768. It has learned next to nothing of 32768 (`ai2048 net
-/// info`), but a lower ceiling measured no better (README, Experiments).
+/// info`), but a lower ceiling measured no better (docs/experiments.md).
 pub(crate) const BUILTIN_CEILING: u32 = 32768;
 
 /// The evaluation of a player that evaluates boards: the n-tuple network its option

@@ -12,6 +12,7 @@ mod tables;
 
 pub use catalog::{option_matches, PlayerInfo, PLAYERS};
 pub use spec::{PlayerError, PlayerSpec};
+pub use tables::tables_in_use;
 
 use std::sync::Arc;
 

@@ -29,6 +29,23 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     Ok(tables.map(|tables| TablesUse { tables, min, slack }))
 }
 
+/// The endgame tables a player made from `spec` consults, if any: what a front end
+/// reports beside a run, since `auto` depends on what the user has built.
+///
+/// # Errors
+///
+/// As [`crate::create_player`] for the `tables` options.
+///
+/// ```
+/// use ai2048_ai::tables_in_use;
+/// assert!(tables_in_use(&"greedy".parse()?)?.is_none());
+/// assert!(tables_in_use(&"expectimax:tables=off".parse()?)?.is_none());
+/// # Ok::<(), ai2048_ai::PlayerError>(())
+/// ```
+pub fn tables_in_use(spec: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
+    Ok(tables_for(spec)?.map(|t| t.tables))
+}
+
 /// How far a searched move may fall below a table's best before the table overrules it.
 pub(crate) const DEFAULT_SLACK: f64 = 0.2;
 

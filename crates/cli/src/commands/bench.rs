@@ -364,7 +364,13 @@ fn describe(c: &BenchConfig) -> String {
     if let Some(t) = c.timeout {
         line += &format!(", timeout {} s/game", t.as_secs_f64());
     }
-    line + ", " + &describe_rules(c.rules)
+    line += &format!(", {}", describe_rules(c.rules));
+    // `auto` tables depend on what this machine has built: say which played.
+    if let Ok(Some(tables)) = ai2048_ai::tables_in_use(&c.player) {
+        let names: Vec<&str> = tables.names().collect();
+        line += &format!(", endgame tables {}", names.join(" "));
+    }
+    line
 }
 
 /// The progress bar on stderr, with the running mean score; hidden when asked, or
