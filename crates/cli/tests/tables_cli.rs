@@ -9,10 +9,22 @@ fn tables(args: &[&str]) -> std::process::Output {
     ai2048(&[&["tables"][..], args].concat())
 }
 
-/// `ai2048 tables build` of the two-rows corner table to 64 into `file`.
+/// `ai2048 tables build -q --pattern PATTERN --target TARGET --out FILE`.
+fn build(pattern: &str, target: &str, file: &std::path::Path) -> std::process::Output {
+    let args = [
+        "--pattern",
+        pattern,
+        "--target",
+        target,
+        "--out",
+        path(file),
+    ];
+    tables(&[&["build", "-q"][..], &args].concat())
+}
+
+/// The two-rows corner table to 64, built into `file`.
 fn build_corner(file: &std::path::Path) -> std::process::Output {
-    let pattern = ["--pattern", "xxxx/xxxx/xx../..tt", "--target", "64"];
-    tables(&[&["build", "-q"][..], &pattern, &["--out", path(file)]].concat())
+    build("xxxx/xxxx/xx../..tt", "64", file)
 }
 
 #[test]
@@ -152,16 +164,7 @@ fn bad_input_is_refused_with_what_and_where() {
     }
     // A board the table does not cover.
     let small = dir.path().join("small.table");
-    let out = tables(&[
-        "build",
-        "-q",
-        "--pattern",
-        "xxxx/xxxx/xxxx/x.tt",
-        "--target",
-        "16",
-        "--out",
-        path(&small),
-    ]);
+    let out = build("xxxx/xxxx/xxxx/x.tt", "16", &small);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_fails(
         &tables(&["query", path(&small), "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0"]),
@@ -177,16 +180,7 @@ fn bad_input_is_refused_with_what_and_where() {
 fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("snake8-16.table");
-    let out = tables(&[
-        "build",
-        "-q",
-        "--pattern",
-        "xxxx/xxxx/t.../....",
-        "--target",
-        "16",
-        "--out",
-        path(&table),
-    ]);
+    let out = build("xxxx/xxxx/t.../....", "16", &table);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // The two 8s make the 16 below the chain's 16: the table's best move is left, and
     // with no slack it overrules any other.

@@ -1,7 +1,5 @@
 //! Where each arrangement of a table's moving tiles sits in its array of values.
 
-use core::fmt;
-
 use crate::moves::WALL;
 use crate::pattern::Pattern;
 
@@ -37,17 +35,10 @@ pub struct Layout {
     walls: u64,
 }
 
-/// Why a pattern and target make no table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LayoutError(String);
-
-impl fmt::Display for LayoutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl std::error::Error for LayoutError {}
+message_error!(
+    /// Why a pattern and target make no table.
+    LayoutError
+);
 
 /// A tile's share of the sum of tiles, in units of 2: 0 for an empty cell.
 #[inline]

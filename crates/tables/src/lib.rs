@@ -35,6 +35,23 @@
 //! ```
 #![deny(missing_docs)]
 
+/// An error type that is its message, which `Display` prints.
+macro_rules! message_error {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name(String);
+
+        impl core::fmt::Display for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::error::Error for $name {}
+    };
+}
+
 mod build;
 mod builtin;
 mod file;

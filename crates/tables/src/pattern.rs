@@ -26,17 +26,10 @@ pub struct Pattern {
     target: u16,
 }
 
-/// Why a pattern did not parse, with where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParsePatternError(String);
-
-impl fmt::Display for ParsePatternError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl std::error::Error for ParsePatternError {}
+message_error!(
+    /// Why a pattern did not parse, with where.
+    ParsePatternError
+);
 
 const ROWS_HELP: &str =
     "four groups of four of x (fixed), . (moves) and t (moves; the target counts), \
