@@ -114,7 +114,9 @@ pub fn rate_key(ip: IpAddr) -> IpAddr {
 }
 
 /// The client of a request from `peer` with `headers`, the proxies of `trusted`
-/// believed (see the [module](self)).
+/// believed: the rightmost address of the request's forwarding chain (`Forwarded`, by
+/// RFC 7239, else `X-Forwarded-For`) that is not a trusted proxy, when `peer` is
+/// trusted; `peer` itself otherwise, whatever its headers say.
 ///
 /// ```
 /// use ai2048_web::{client_addr, Cidr};
