@@ -1,10 +1,11 @@
-//! Endgame tables in play: a player that looks the move up in a solved table when the
-//! board's large tiles stand in a table's formation, and searches otherwise.
+//! Endgame tables in play: a player that searches, and where the board's large tiles
+//! stand in a table's formation, checks the searched move against the table.
 //!
 //! A table answers only where its world is the game's and its target joins the
 //! board's chain of large tiles ([`ai2048_tables::Table::chain_query`]); among the
-//! tables that answer, the one whose best move is likeliest to succeed decides, when
-//! that likelihood is at least the player's threshold.
+//! tables that answer, the one whose best move is likeliest to succeed decides. Its
+//! best move replaces the searched one when that is clearly worse by the table (see
+//! [`WithTables`]).
 
 use std::sync::Arc;
 
