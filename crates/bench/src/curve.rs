@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot::{render, Drawing, COLOURS};
+use crate::plot::{chart_on, draw_legend, fail, render, Drawing, COLOURS};
 use crate::{PlotError, PlotFormat};
 
 /// One point of a learning curve: after `games` games of the network's life, the mean
@@ -56,20 +56,13 @@ fn draw<DB: DrawingBackend>(
     curve: &[CurvePoint],
     title: &str,
 ) -> Result<(), PlotError> {
-    let fail =
-        |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError(format!("cannot draw the plot: {e}"));
-    root.fill(&WHITE).map_err(fail)?;
     let x_low = curve.first().map_or(0, |p| p.games.saturating_sub(1)) as f64;
     let x_high = curve
         .last()
         .map_or(1.0, |p| p.games as f64)
         .max(x_low + 1.0);
     let y_high = curve.iter().map(|p| p.mean).fold(100.0f64, f64::max) * 1.08;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(16)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
+    let mut chart = chart_on(&root, title)?
         .right_y_label_area_size(60)
         .build_cartesian_2d(x_low..x_high, 0.0..y_high)
         .map_err(fail)?
@@ -117,14 +110,7 @@ fn draw<DB: DrawingBackend>(
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
     }
     if !curve.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.5))
-            .draw()
-            .map_err(fail)?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     }
     root.present().map_err(fail)
 }

@@ -5,7 +5,7 @@ use core::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
@@ -148,6 +148,42 @@ pub(crate) fn render(format: PlotFormat, plot: &impl Drawing) -> Result<Vec<u8>,
     }
 }
 
+/// A drawing error of plotters', as a [`PlotError`].
+pub(crate) fn fail<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> PlotError {
+    PlotError(format!("cannot draw the plot: {e}"))
+}
+
+/// Fills `root` white and starts a chart on it: `title` above, and room for the labels
+/// of the bottom and left axes.
+pub(crate) fn chart_on<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<ChartBuilder<'a, 'b, DB>, PlotError> {
+    root.fill(&WHITE).map_err(fail)?;
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(80);
+    Ok(builder)
+}
+
+/// Draws the legend of a chart's labelled series at `position`.
+pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), PlotError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(("sans-serif", 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.5))
+        .draw()
+        .map_err(fail)
+}
+
 /// Registers the embedded font as plotters' `sans-serif`, once.
 fn register_fonts() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
@@ -181,17 +217,10 @@ fn draw<DB: DrawingBackend>(
     rows: &[SweepRow],
     title: &str,
 ) -> Result<(), PlotError> {
-    let fail =
-        |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError(format!("cannot draw the plot: {e}"));
-    root.fill(&WHITE).map_err(fail)?;
     let all: Vec<(f64, f64)> = rows.iter().flat_map(points).collect();
     let (x_low, x_high) = decades(all.iter().map(|p| p.0));
     let y_high = all.iter().map(|p| p.1).fold(100.0f64, f64::max) * 1.08;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(16)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
+    let mut chart = chart_on(&root, title)?
         .build_cartesian_2d(x_low..x_high, 0.0..y_high)
         .map_err(fail)?;
     // Light lines at 2, 3, ... 9 times each power of ten, drawn first.
@@ -249,14 +278,7 @@ fn draw<DB: DrawingBackend>(
             .map_err(fail)?;
     }
     if !rows.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.5))
-            .draw()
-            .map_err(fail)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     }
     root.present().map_err(fail)
 }
