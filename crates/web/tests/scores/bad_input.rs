@@ -3,9 +3,7 @@
 use ai2048_web::scores::DbLocation;
 use serde_json::json;
 
-use crate::common::ranked::{
-    board_of, greedy, postgres, scores_config, start_scores, unique, Api, TempSqlite,
-};
+use crate::common::ranked::{board_of, greedy, scores_config, start_scores, unique, Api};
 
 /// A bad request: what it is, its path, method, token and body, and the status and
 /// the start of the error it must get.
@@ -302,15 +300,4 @@ async fn bad_input(db: DbLocation) {
     assert_eq!(api.play(&token, &id, dir, 0, false).await.status, 200);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_input_on_sqlite() {
-    let db = TempSqlite::new("bad");
-    bad_input(db.location()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_input_on_postgres() {
-    if let Some(db) = postgres("bad_input_on_postgres") {
-        bad_input(db).await;
-    }
-}
+on_both_databases!(bad_input: bad_input_on_sqlite("bad"), bad_input_on_postgres);

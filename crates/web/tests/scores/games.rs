@@ -304,18 +304,7 @@ async fn statuses(db: DbLocation) {
     assert_eq!((reply.status, reply.header("allow")), (405, Some("GET")));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn statuses_on_sqlite() {
-    let db = TempSqlite::new("statuses");
-    statuses(db.location()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn statuses_on_postgres() {
-    if let Some(db) = postgres("statuses_on_postgres") {
-        statuses(db).await;
-    }
-}
+on_both_databases!(statuses: statuses_on_sqlite("statuses"), statuses_on_postgres);
 
 async fn abandoned(db: DbLocation) {
     let mut config = scores_config(db);
@@ -372,18 +361,10 @@ async fn abandoned(db: DbLocation) {
     assert_eq!(page["games_played"], 2, "{page}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn abandoned_games_end_and_count_on_sqlite() {
-    let db = TempSqlite::new("abandoned");
-    abandoned(db.location()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn abandoned_games_end_and_count_on_postgres() {
-    if let Some(db) = postgres("abandoned_games_end_and_count_on_postgres") {
-        abandoned(db).await;
-    }
-}
+on_both_databases!(
+    abandoned: abandoned_games_end_and_count_on_sqlite("abandoned"),
+    abandoned_games_end_and_count_on_postgres
+);
 
 /// A game begun before keyed spawns (schema 2: a seed, no key) plays on under its
 /// seed's spawns, and its replay is the per-turn replay of its seed.
@@ -426,18 +407,10 @@ async fn seeded_game_plays_on(db: DbLocation) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seeded_game_plays_on_on_sqlite() {
-    let db = TempSqlite::new("seeded");
-    seeded_game_plays_on(db.location()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seeded_game_plays_on_on_postgres() {
-    if let Some(db) = postgres("a_seeded_game_plays_on_on_postgres") {
-        seeded_game_plays_on(db).await;
-    }
-}
+on_both_databases!(
+    seeded_game_plays_on: a_seeded_game_plays_on_on_sqlite("seeded"),
+    a_seeded_game_plays_on_on_postgres
+);
 
 /// Plays `games` games with `clients` clients at once, half by a seeded random
 /// player and half by the greedy player, and checks that every recorded score is the

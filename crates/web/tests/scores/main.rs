@@ -7,6 +7,26 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+/// Two tests of one check, `async fn $check(db: DbLocation)`: `$sqlite` on a throwaway
+/// SQLite file named after `$file`, and `$postgres` on the PostgreSQL server that
+/// `AI2048_TEST_POSTGRES` names, when it names one.
+macro_rules! on_both_databases {
+    ($check:ident: $sqlite:ident($file:literal), $postgres:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $sqlite() {
+            let db = crate::common::ranked::TempSqlite::new($file);
+            $check(db.location()).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $postgres() {
+            if let Some(db) = crate::common::ranked::postgres(stringify!($postgres)) {
+                $check(db).await;
+            }
+        }
+    };
+}
+
 mod bad_input;
 mod games;
 mod limits;
