@@ -8,8 +8,8 @@ use ai2048_engine::keyed::KeyedRng;
 use ai2048_engine::{Board, Dir, Game, PlayableBoard, Replay, Rules, Spawn, SpawnStream};
 use ai2048_protocol::board_to_json;
 use axum::body::Body;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
@@ -139,29 +139,26 @@ pub async fn create_player(
     client: Client,
     headers: HeaderMap,
     body: Body,
-) -> Response {
-    let run = async {
-        let scores = limited(&app, Action::NewPlayer, &client)?;
-        let fields = fields(&app, &headers, body, "player", &["name"]).await?;
-        let name = string_field(&fields, "name", "1 to 20 letters, digits, spaces, - and _")?;
-        check_name(name).map_err(ApiError::bad_request)?;
-        let token = new_token().map_err(internal)?;
-        let added = scores
-            .db
-            .create_player(name, &name_key(name), &token_hash(&token), now_ms())
-            .await?;
-        if !added {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!(
-                    "the name {} is taken (names are unique ignoring case): choose another",
-                    quote(&Value::from(name))
-                ),
-            ));
-        }
-        Ok(created(&json!({"name": name, "token": token})))
-    };
-    run.await.into_response()
+) -> Reply {
+    let scores = limited(&app, Action::NewPlayer, &client)?;
+    let fields = fields(&app, &headers, body, "player", &["name"]).await?;
+    let name = string_field(&fields, "name", "1 to 20 letters, digits, spaces, - and _")?;
+    check_name(name).map_err(ApiError::bad_request)?;
+    let token = new_token().map_err(internal)?;
+    let added = scores
+        .db
+        .create_player(name, &name_key(name), &token_hash(&token), now_ms())
+        .await?;
+    if !added {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the name {} is taken (names are unique ignoring case): choose another",
+                quote(&Value::from(name))
+            ),
+        ));
+    }
+    Ok(created(&json!({"name": name, "token": token})))
 }
 
 /// `POST /api/ranked`: a new game of the token's player.
@@ -170,44 +167,54 @@ pub async fn create_game(
     client: Client,
     headers: HeaderMap,
     body: Body,
-) -> Response {
-    let run = async {
-        let scores = limited(&app, Action::NewGame, &client)?;
-        let hash = bearer_hash(&headers)?;
-        let Some((player, _)) = scores.db.player_by_token(&hash).await? else {
-            return Err(unauthorized("unknown token: no player has it"));
-        };
-        fields(&app, &headers, body, "ranked game", &[]).await?;
-        let key = new_spawn_key().map_err(internal)?;
-        let id = new_game_id().map_err(internal)?;
-        let game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key))
-            .map_err(|e| internal(e.to_string()))?;
-        let board = game.board();
-        scores
-            .db
-            .create_game(&id, &player, 0, Some(&key), board, now_ms())
-            .await?;
-        let spawns: Vec<Value> = game.start_spawns().iter().map(|&s| spawn_json(s)).collect();
-        Ok(created(&json!({
-            "id": id,
-            "board": board_to_json(board),
-            "score": 0,
-            "turn": 0,
-            "over": board.is_over(),
-            "spawns": spawns,
-        })))
+) -> Reply {
+    let scores = limited(&app, Action::NewGame, &client)?;
+    let hash = bearer_hash(&headers)?;
+    let Some((player, _)) = scores.db.player_by_token(&hash).await? else {
+        return Err(unauthorized("unknown token: no player has it"));
     };
-    run.await.into_response()
+    fields(&app, &headers, body, "ranked game", &[]).await?;
+    let key = new_spawn_key().map_err(internal)?;
+    let id = new_game_id().map_err(internal)?;
+    let game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key))
+        .map_err(|e| internal(e.to_string()))?;
+    let board = game.board();
+    scores
+        .db
+        .create_game(&id, &player, 0, Some(&key), board, now_ms())
+        .await?;
+    let spawns: Vec<Value> = game.start_spawns().iter().map(|&s| spawn_json(s)).collect();
+    Ok(created(&json!({
+        "id": id,
+        "board": board_to_json(board),
+        "score": 0,
+        "turn": 0,
+        "over": board.is_over(),
+        "spawns": spawns,
+    })))
 }
 
-/// A segment of the path, decoded.
-fn segment(path: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
-    path.map(|Path(text)| text).map_err(|e| {
-        ApiError::bad_request(format!(
-            "the path does not decode to text: {}",
-            e.body_text()
-        ))
-    })
+/// The answer of a handler: its response, or the error's.
+pub type Reply = Result<Response, ApiError>;
+
+/// The path's one segment (a game's id, a player's name), decoded: a 400 when it does
+/// not decode to text.
+pub struct Segment(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Segment {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Segment, ApiError> {
+        let Path(text) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| {
+                ApiError::bad_request(format!(
+                    "the path does not decode to text: {}",
+                    e.body_text()
+                ))
+            })?;
+        Ok(Segment(text))
+    }
 }
 
 /// Whether `id` can be a game's id (20 hexadecimal digits), so that others are not
@@ -372,89 +379,85 @@ fn retried(game: &GameRow, dir: Dir, turn: u64, ai: bool) -> Option<Response> {
 /// `POST /api/ranked/G/move`: `{"dir": D, "turn": T, "ai": bool}`.
 pub async fn play(
     State(app): State<AppState>,
-    id: Result<Path<String>, PathRejection>,
+    Segment(id): Segment,
     client: Client,
     headers: HeaderMap,
     body: Body,
-) -> Response {
-    let run = async {
-        let id = segment(id)?;
-        let scores = limited(&app, Action::Move, &client)?;
-        let hash = bearer_hash(&headers)?;
-        let game = load_game(scores, &id).await?;
-        if game.token_hash != hash {
-            return Err(match scores.db.player_by_token(&hash).await? {
-                None => unauthorized("unknown token: no player has it"),
-                Some(_) => ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    format!("game {id} is not yours: it is {}'s", game.player),
-                ),
-            });
-        }
-        let fields = fields(&app, &headers, body, "move", &["dir", "turn", "ai"]).await?;
-        let (dir, turn, ai) = read_move(&fields)?;
-        if let Some(answer) = retried(&game, dir, turn, ai) {
-            return Ok(answer);
-        }
-        check_playable(&game, turn)?;
-        let now = now_ms();
-        let Some((board, points, spawn)) = play_ranked(&game, dir, turn) else {
-            return Ok(ok(&json!({
-                "board": board_to_json(game.board),
-                "score": game.score,
-                "turn": game.turn,
-                "moved": false,
-                "spawn": null,
-                "over": game.over,
-                "points": 0,
-                "motions": [],
-                "dir": dir.name(),
-                "ai": ai,
-            })));
-        };
-        let over = board.is_over();
-        let answer = json!({
-            "board": board_to_json(board),
-            "score": game.score + u64::from(points),
-            "turn": turn + 1,
-            "moved": true,
-            "spawn": spawn_json(spawn),
-            "over": over,
-            "points": points,
-            "motions": motions_json(game.board, dir),
+) -> Reply {
+    let scores = limited(&app, Action::Move, &client)?;
+    let hash = bearer_hash(&headers)?;
+    let game = load_game(scores, &id).await?;
+    if game.token_hash != hash {
+        return Err(match scores.db.player_by_token(&hash).await? {
+            None => unauthorized("unknown token: no player has it"),
+            Some(_) => ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("game {id} is not yours: it is {}'s", game.player),
+            ),
+        });
+    }
+    let fields = fields(&app, &headers, body, "move", &["dir", "turn", "ai"]).await?;
+    let (dir, turn, ai) = read_move(&fields)?;
+    if let Some(answer) = retried(&game, dir, turn, ai) {
+        return Ok(answer);
+    }
+    check_playable(&game, turn)?;
+    let now = now_ms();
+    let Some((board, points, spawn)) = play_ranked(&game, dir, turn) else {
+        return Ok(ok(&json!({
+            "board": board_to_json(game.board),
+            "score": game.score,
+            "turn": game.turn,
+            "moved": false,
+            "spawn": null,
+            "over": game.over,
+            "points": 0,
+            "motions": [],
             "dir": dir.name(),
             "ai": ai,
-        })
-        .to_string();
-        let update = MoveUpdate {
-            board,
-            points: u64::from(points),
-            row: MoveRow {
-                turn,
-                dir: dir.letter(),
-                ai,
-                spawn_cell: spawn.cell,
-                spawn_tile: spawn.tile(),
-            },
-            over,
-            at: now,
-            answer: answer.clone(),
-        };
-        if scores.db.play(&id, turn, &update).await? {
-            return Ok(json_response(StatusCode::OK, answer));
-        }
-        // Another request played this turn first (or the game just ended).
-        let game = load_game(scores, &id).await?;
-        if let Some(answer) = retried(&game, dir, turn, ai) {
-            return Ok(answer);
-        }
-        check_playable(&game, turn)?;
-        Err(conflict(
-            "the game changed while this move was played; try again".to_owned(),
-            &game,
-        ))
+        })));
     };
-    run.await.into_response()
+    let over = board.is_over();
+    let answer = json!({
+        "board": board_to_json(board),
+        "score": game.score + u64::from(points),
+        "turn": turn + 1,
+        "moved": true,
+        "spawn": spawn_json(spawn),
+        "over": over,
+        "points": points,
+        "motions": motions_json(game.board, dir),
+        "dir": dir.name(),
+        "ai": ai,
+    })
+    .to_string();
+    let update = MoveUpdate {
+        board,
+        points: u64::from(points),
+        row: MoveRow {
+            turn,
+            dir: dir.letter(),
+            ai,
+            spawn_cell: spawn.cell,
+            spawn_tile: spawn.tile(),
+        },
+        over,
+        at: now,
+        answer: answer.clone(),
+    };
+    if scores.db.play(&id, turn, &update).await? {
+        return Ok(json_response(StatusCode::OK, answer));
+    }
+    // Another request played this turn first (or the game just ended).
+    let game = load_game(scores, &id).await?;
+    if let Some(answer) = retried(&game, dir, turn, ai) {
+        return Ok(answer);
+    }
+    check_playable(&game, turn)?;
+    Err(conflict(
+        "the game changed while this move was played; try again".to_owned(),
+        &game,
+    ))
 }
 
 fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
@@ -478,56 +481,40 @@ fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
 }
 
 /// `GET /api/ranked/G`.
-pub async fn show_game(
-    State(app): State<AppState>,
-    id: Result<Path<String>, PathRejection>,
-) -> Response {
-    let run = async {
-        let id = segment(id)?;
-        let scores = scores(&app)?;
-        let game = load_game(scores, &id).await?;
-        let moves = if game.over {
-            Some(scores.db.moves(&id).await?)
-        } else {
-            None
-        };
-        Ok::<_, ApiError>(ok(&game_json(&game, moves.as_deref())))
+pub async fn show_game(State(app): State<AppState>, Segment(id): Segment) -> Reply {
+    let scores = scores(&app)?;
+    let game = load_game(scores, &id).await?;
+    let moves = if game.over {
+        Some(scores.db.moves(&id).await?)
+    } else {
+        None
     };
-    run.await.into_response()
+    Ok(ok(&game_json(&game, moves.as_deref())))
 }
 
 /// `GET /api/ranked/G/replay`: the finished game in the replay format of
 /// `ai2048 replay`, checked before it is sent.
-pub async fn replay(
-    State(app): State<AppState>,
-    id: Result<Path<String>, PathRejection>,
-) -> Response {
-    let run = async {
-        let id = segment(id)?;
-        let scores = scores(&app)?;
-        let game = load_game(scores, &id).await?;
-        if !game.over {
-            return Err(conflict(
-                "the game is still being played: its replay is given once it is over".to_owned(),
-                &game,
-            ));
-        }
-        let moves = scores.db.moves(&id).await?;
-        let replay = stored_replay(&game, &moves).map_err(internal)?;
-        let mut response = (StatusCode::OK, replay.to_string()).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
-        if let Ok(value) =
-            HeaderValue::from_str(&format!("inline; filename=\"ai2048-{id}.replay\""))
-        {
-            headers.insert(header::CONTENT_DISPOSITION, value);
-        }
-        Ok(response)
-    };
-    run.await.into_response()
+pub async fn replay(State(app): State<AppState>, Segment(id): Segment) -> Reply {
+    let scores = scores(&app)?;
+    let game = load_game(scores, &id).await?;
+    if !game.over {
+        return Err(conflict(
+            "the game is still being played: its replay is given once it is over".to_owned(),
+            &game,
+        ));
+    }
+    let moves = scores.db.moves(&id).await?;
+    let replay = stored_replay(&game, &moves).map_err(internal)?;
+    let mut response = (StatusCode::OK, replay.to_string()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&format!("inline; filename=\"ai2048-{id}.replay\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
 }
 
 /// The replay of a stored game, verified: its key's (or seed's) start, its stored
@@ -642,60 +629,50 @@ fn finished_json(f: &Finished) -> Value {
 }
 
 /// `GET /api/leaderboard?limit=N&offset=K&human=true`.
-pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Response {
-    let run = async {
-        let scores = scores(&app)?;
-        let (limit, offset, human) = leaderboard_query(&uri)?;
-        scores.sweep().await?;
-        let games = scores.db.leaderboard(limit, offset, human).await?;
-        let entries: Vec<Value> = games
-            .iter()
-            .enumerate()
-            .map(|(n, f)| {
-                json!({
-                    "rank": offset + n as u64 + 1,
-                    "name": f.name,
-                    "score": f.score,
-                    "max_tile": f.max_tile,
-                    "moves": f.moves,
-                    "ai_moves": f.ai_moves,
-                    "ended_at": f.ended_at.map(rfc3339),
-                    "game": f.game,
-                })
+pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Reply {
+    let scores = scores(&app)?;
+    let (limit, offset, human) = leaderboard_query(&uri)?;
+    scores.sweep().await?;
+    let games = scores.db.leaderboard(limit, offset, human).await?;
+    let entries: Vec<Value> = games
+        .iter()
+        .enumerate()
+        .map(|(n, f)| {
+            json!({
+                "rank": offset + n as u64 + 1,
+                "name": f.name,
+                "score": f.score,
+                "max_tile": f.max_tile,
+                "moves": f.moves,
+                "ai_moves": f.ai_moves,
+                "ended_at": f.ended_at.map(rfc3339),
+                "game": f.game,
             })
-            .collect();
-        Ok::<_, ApiError>(ok(&json!({"entries": entries})))
-    };
-    run.await.into_response()
+        })
+        .collect();
+    Ok(ok(&json!({"entries": entries})))
 }
 
 /// `GET /api/players/NAME`: the best score, the games played and the recent games.
-pub async fn show_player(
-    State(app): State<AppState>,
-    name: Result<Path<String>, PathRejection>,
-) -> Response {
-    let run = async {
-        let name = segment(name)?;
-        let scores = scores(&app)?;
-        scores.sweep().await?;
-        let found = if check_name(&name).is_ok() {
-            scores.db.player(&name_key(&name), 10).await?
-        } else {
-            None
-        };
-        let Some((name, best, played, recent)) = found else {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!("no player named {}", quote(&Value::from(name.as_str()))),
-            ));
-        };
-        let recent: Vec<Value> = recent.iter().map(finished_json).collect();
-        Ok(ok(&json!({
-            "name": name,
-            "best_score": best,
-            "games_played": played,
-            "recent": recent,
-        })))
+pub async fn show_player(State(app): State<AppState>, Segment(name): Segment) -> Reply {
+    let scores = scores(&app)?;
+    scores.sweep().await?;
+    let found = if check_name(&name).is_ok() {
+        scores.db.player(&name_key(&name), 10).await?
+    } else {
+        None
     };
-    run.await.into_response()
+    let Some((name, best, played, recent)) = found else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no player named {}", quote(&Value::from(name.as_str()))),
+        ));
+    };
+    let recent: Vec<Value> = recent.iter().map(finished_json).collect();
+    Ok(ok(&json!({
+        "name": name,
+        "best_score": best,
+        "games_played": played,
+        "recent": recent,
+    })))
 }
