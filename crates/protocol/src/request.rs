@@ -328,6 +328,13 @@ mod tests {
         parse(line).unwrap_err().message
     }
 
+    /// Asserts that each line of `cases` is refused with its message.
+    fn assert_errors(cases: &[(&str, &str)]) {
+        for &(line, message) in cases {
+            assert_eq!(err(line), message, "{line}");
+        }
+    }
+
     #[test]
     fn every_op() {
         let r = parse(r#"{"op":"apply","board":B,"dir":"down"}"#).unwrap();
@@ -416,40 +423,23 @@ mod tests {
         assert!(err("{").starts_with("invalid JSON: "));
         assert!(err("hello").starts_with("invalid JSON: "));
         assert!(err(r#"{"op":"legal","board":B} trailing"#).starts_with("invalid JSON: "));
-        assert_eq!(
-            err("[1,2]"),
-            "a request must be a JSON object, found an array"
-        );
-        assert_eq!(err("3"), "a request must be a JSON object, found a number");
-        assert_eq!(err("null"), "a request must be a JSON object, found null");
+        assert_errors(&[
+            ("[1,2]", "a request must be a JSON object, found an array"),
+            ("3", "a request must be a JSON object, found a number"),
+            ("null", "a request must be a JSON object, found null"),
+        ]);
     }
 
     #[test]
     fn bad_ops() {
-        assert_eq!(
-            err(r#"{"board":B}"#),
-            "missing \"op\": expected apply, legal, spawns or best"
-        );
-        assert_eq!(
-            err(r#"{"op":3,"board":B}"#),
-            "\"op\" must be a string (apply, legal, spawns or best), found a number"
-        );
-        assert_eq!(
-            err(r#"{"op":"fly","board":B}"#),
-            "unknown op \"fly\": expected apply, legal, spawns or best"
-        );
-        assert_eq!(
-            err(r#"{"op":"APPLY","board":B}"#),
-            "unknown op \"APPLY\": expected apply, legal, spawns or best"
-        );
-        assert_eq!(
-            err(r#"{"op":"legal","board":B,"dir":"up"}"#),
-            "unknown field \"dir\" in a legal request: it takes op, board, and optionally id"
-        );
-        assert_eq!(
-            err(r#"{"op":"best","board":B,"dpeth":3}"#),
-            "unknown field \"dpeth\" in a best request: it takes op, board, ai, depth, time_ms, clock_ms, and optionally id"
-        );
+        assert_errors(&[
+            (r#"{"board":B}"#, "missing \"op\": expected apply, legal, spawns or best"),
+            (r#"{"op":3,"board":B}"#, "\"op\" must be a string (apply, legal, spawns or best), found a number"),
+            (r#"{"op":"fly","board":B}"#, "unknown op \"fly\": expected apply, legal, spawns or best"),
+            (r#"{"op":"APPLY","board":B}"#, "unknown op \"APPLY\": expected apply, legal, spawns or best"),
+            (r#"{"op":"legal","board":B,"dir":"up"}"#, "unknown field \"dir\" in a legal request: it takes op, board, and optionally id"),
+            (r#"{"op":"best","board":B,"dpeth":3}"#, "unknown field \"dpeth\" in a best request: it takes op, board, ai, depth, time_ms, clock_ms, and optionally id"),
+        ]);
     }
 
     #[test]
