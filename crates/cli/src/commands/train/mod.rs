@@ -272,6 +272,11 @@ fn games(args: &TrainArgs) -> Result<u64> {
     )
 }
 
+/// The stages that `option` (`--stages`, `--carousel`) gives as `text`, when given.
+fn stages_option(text: Option<&str>, option: &'static str) -> Result<Option<Stages>> {
+    text.map(str::parse::<Stages>).transpose().context(option)
+}
+
 /// The network to train: a new one, or with `--resume` the one in `--out`.
 fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
     check_out(&args.out)?;
@@ -281,21 +286,11 @@ fn network(args: &TrainArgs) -> Result<NTupleNetwork> {
         .map(parse_tuples)
         .transpose()
         .context("--tuples")?;
-    let stages = args
-        .stages
-        .as_deref()
-        .map(str::parse::<Stages>)
-        .transpose()
-        .context("--stages")?;
+    let stages = stages_option(args.stages.as_deref(), "--stages")?;
     if let Some(v) = args.init {
         check_initial_value(v).map_err(|e| anyhow!("--init {e}"))?;
     }
-    let carousel = args
-        .carousel
-        .as_deref()
-        .map(str::parse::<Stages>)
-        .transpose()
-        .context("--carousel")?;
+    let carousel = stages_option(args.carousel.as_deref(), "--carousel")?;
     let mut net = network_of(args, tuples, stages)?;
     if let Some(stages) = carousel {
         net.go_round(stages).map_err(|e| match e {
