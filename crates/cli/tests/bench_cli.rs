@@ -4,7 +4,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::{assert_fails, assert_prints, temp_path, text};
+use common::{assert_fails, assert_prints, stdout_of, temp_path, text};
 use serde_json::Value;
 
 fn ai2048(args: &[&str]) -> Output {
@@ -25,13 +25,7 @@ fn bench_json(args: &[&str]) -> (Value, String) {
     let path_str = path.to_str().expect("utf-8 temp path");
     let mut all = args.to_vec();
     all.extend(["--json", path_str]);
-    let out = ai2048(&all);
-    let stdout = text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}\n{stdout}",
-        text(&out.stderr)
-    );
+    let stdout = stdout_of(&ai2048(&all), args);
     let json = read_json(&path);
     let _ = std::fs::remove_file(&path);
     (json, stdout)
@@ -313,11 +307,10 @@ fn resume_extends_a_run_and_refuses_other_settings() {
         ]
         .concat(),
     );
-    assert_prints(
+    let stdout = assert_prints(
         &out,
         &format!("resumed from {file}: 5 games were finished already"),
     );
-    let stdout = text(&out.stdout);
     assert!(stdout.contains("4 games in"), "{stdout}");
     assert!(
         stdout.contains(&format!("9 game records written to {file}")),
@@ -337,11 +330,10 @@ fn a_corrupt_resume_file_is_a_clear_error() {
     std::fs::write(&path, "{\"games\": 3, \"runs\": [").expect("written");
     let file = path.to_str().expect("utf-8");
     let out = ai2048(&["--ai", "greedy", "-q", "--resume", file]);
-    assert_fails(
+    let stderr = assert_fails(
         &out,
         &format!("--resume: {file} is not the JSON of an ai2048 bench run"),
     );
-    let stderr = text(&out.stderr);
     assert!(stderr.contains("line 1"), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&path).expect("kept"),

@@ -5,7 +5,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use ai2048_ai::ntuple::NTupleNetwork;
-use common::{ai2048, assert_clear_errors, assert_prints, path, text};
+use common::{ai2048, assert_clear_errors, assert_prints, path, stdout_of, text};
 
 fn temp_path(name: &str) -> PathBuf {
     common::temp_path(name, "bin")
@@ -23,14 +23,7 @@ fn train(out: &Path, games: &str, extra: &[&str]) -> String {
         args.extend_from_slice(&["-t", "1"]);
     }
     args.extend_from_slice(extra);
-    let run = ai2048(&args);
-    let stdout = text(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{args:?}: {}\n{stdout}",
-        text(&run.stderr)
-    );
-    stdout
+    stdout_of(&ai2048(&args), &args)
 }
 
 /// Asserts that training one game of the small network into `out` with `extra` fails,

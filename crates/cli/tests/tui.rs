@@ -167,6 +167,13 @@ fn assert_restored(s: &Session, tail: &str) {
     }
 }
 
+/// The game saved as a replay at `path`, replayed.
+fn saved_game(path: &Path) -> ai2048_engine::Game {
+    let replay = std::fs::read_to_string(path).unwrap();
+    let replay: ai2048_engine::Replay = replay.parse().unwrap();
+    replay.verify().unwrap()
+}
+
 #[test]
 fn play_draws_the_board_gives_a_hint_and_restores_the_terminal() {
     if !have_script() {
@@ -205,12 +212,7 @@ fn play_draws_the_board_gives_a_hint_and_restores_the_terminal() {
         ],
     );
     assert_restored(&s, "final: score");
-    let replay = std::fs::read_to_string(dir.join("game.replay")).unwrap();
-    let game = replay
-        .parse::<ai2048_engine::Replay>()
-        .unwrap()
-        .verify()
-        .unwrap();
+    let game = saved_game(&dir.join("game.replay"));
     assert_eq!(game.seed(), 3);
     assert!(game.moves() >= 1, "the keys moved the tiles");
     assert!(game.score() > 0);
@@ -258,12 +260,7 @@ fn watch_plays_saves_and_quits_promptly_during_a_long_search() {
         "quitting took {:?}",
         s.took
     );
-    let replay = std::fs::read_to_string(dir.join("w.replay")).unwrap();
-    let game = replay
-        .parse::<ai2048_engine::Replay>()
-        .unwrap()
-        .verify()
-        .unwrap();
+    let game = saved_game(&dir.join("w.replay"));
     assert_eq!(game.seed(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }

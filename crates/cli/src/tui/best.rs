@@ -114,10 +114,28 @@ fn read(path: &Path) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
+    /// A new, empty directory for a test, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn temp(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("ai2048-best-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        dir
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
     }
 
     #[test]
@@ -134,13 +152,11 @@ mod tests {
         best.persist().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "120\n");
         assert_eq!(BestScore::load(path).value(), 120);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_corrupt_file_is_zero_and_gets_overwritten() {
         let dir = temp("corrupt");
-        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("best");
         for junk in ["", "lots", "-5", "12 13", "\u{0}\u{1}binary"] {
             std::fs::write(&path, junk).unwrap();
@@ -152,13 +168,11 @@ mod tests {
         best.observe(44);
         best.persist().unwrap();
         assert_eq!(BestScore::load(path).value(), 44);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_higher_best_from_another_session_is_kept() {
         let dir = temp("race");
-        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("best");
         std::fs::write(&path, "100").unwrap();
         let mut best = BestScore::load(path.clone());
@@ -167,20 +181,17 @@ mod tests {
         best.persist().unwrap();
         assert_eq!(best.value(), 500);
         assert_eq!(BestScore::load(path).value(), 500);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn an_unwritable_place_is_an_error_not_a_panic() {
         let dir = temp("unwritable");
-        std::fs::create_dir_all(&dir).unwrap();
         // A file where the directory should be.
         std::fs::write(dir.join("ai2048"), "").unwrap();
         let mut best = BestScore::load(dir.join("ai2048").join("best"));
         best.observe(10);
         assert!(best.persist().is_err());
         assert_eq!(best.value(), 10, "the session keeps its best");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -34,18 +34,31 @@ pub fn temp_path(name: &str, ext: &str) -> PathBuf {
     ))
 }
 
-/// Asserts that a command failed, saying `message` on stderr.
-pub fn assert_fails(out: &std::process::Output, message: &str) {
+/// Asserts that a command failed, saying `message` on stderr; its stderr.
+pub fn assert_fails(out: &std::process::Output, message: &str) -> String {
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "succeeded: {stderr}");
     assert!(stderr.contains(message), "{stderr:?} lacks {message:?}");
+    stderr
 }
 
-/// Asserts that a command succeeded, printing `expected` on stdout.
-pub fn assert_prints(out: &std::process::Output, expected: &str) {
+/// The standard output of a command run with `args`, which must have succeeded.
+pub fn stdout_of(out: &std::process::Output, args: &[&str]) -> String {
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}\n{stdout}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
+/// Asserts that a command succeeded, printing `expected` on stdout; its stdout.
+pub fn assert_prints(out: &std::process::Output, expected: &str) -> String {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "failed: {}", text(&out.stderr));
     assert!(stdout.contains(expected), "{stdout:?} lacks {expected:?}");
+    stdout
 }
 
 /// Asserts that `ai2048 COMMAND -q [DEFAULT] CASE` fails for each case, with its message

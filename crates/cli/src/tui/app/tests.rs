@@ -22,6 +22,11 @@ pub(crate) fn greedy() -> Box<dyn Player> {
     create_player(&"greedy".parse::<PlayerSpec>().unwrap(), 0).unwrap()
 }
 
+/// A game of `play` from `seed`, and the greedy player to search for it.
+fn play_with_greedy(seed: u64) -> (App, Box<dyn Player>) {
+    (App::new(config(Mode::Play, seed)).unwrap(), greedy())
+}
+
 /// Runs the search the app asks for, if any, as the worker would.
 pub(crate) fn serve(app: &mut App, player: &mut dyn Player) -> bool {
     match app.next_request() {
@@ -119,8 +124,7 @@ fn a_new_game_needs_confirming_mid_game_and_gets_a_derived_seed() {
 
 #[test]
 fn a_hint_fills_the_values_of_every_direction() {
-    let mut app = App::new(config(Mode::Play, 5)).unwrap();
-    let mut player = greedy();
+    let (mut app, mut player) = play_with_greedy(5);
     assert!(!serve(&mut app, player.as_mut()), "no search unasked");
     app.handle(Action::Hint, Instant::now());
     assert!(app.hint_wanted());
@@ -155,8 +159,7 @@ fn a_hint_fills_the_values_of_every_direction() {
 #[test]
 fn a_search_for_an_old_board_is_dropped() {
     let now = Instant::now();
-    let mut app = App::new(config(Mode::Play, 5)).unwrap();
-    let mut player = greedy();
+    let (mut app, mut player) = play_with_greedy(5);
     app.handle(Action::Hint, now);
     let request = app.next_request().unwrap();
     let dir = first_legal(&app);
@@ -174,8 +177,7 @@ fn a_search_for_an_old_board_is_dropped() {
 #[test]
 fn autoplay_plays_after_the_pause_and_stops_on_undo() {
     let t0 = Instant::now();
-    let mut app = App::new(config(Mode::Play, 8)).unwrap();
-    let mut player = greedy();
+    let (mut app, mut player) = play_with_greedy(8);
     app.handle(Action::ToggleAuto, t0);
     assert!(app.auto());
     assert!(serve(&mut app, player.as_mut()));
