@@ -149,30 +149,21 @@ async fn errors_are_the_protocols() {
         &json!({"board": [[0,0,0,0],[0,0,3,0],[0,0,0,0],[0,0,0,0]]}),
     )
     .await;
-    assert_eq!(a.status, 400);
-    assert_eq!(
-        a.error(),
-        "board row 2, column 3: 3 is not a tile (expected 0 or a power of two from 2 to 131072)"
+    a.assert_bad_request(
+        "board row 2, column 3: 3 is not a tile (expected 0 or a power of two from 2 to 131072)",
     );
     let a = request(addr, "POST", "/api/legal", "{\"board\":").await;
-    assert_eq!(a.status, 400);
-    assert!(
-        a.error().starts_with("invalid JSON: EOF while parsing"),
-        "{}",
-        a.body
-    );
+    a.assert_bad_request("invalid JSON: EOF while parsing");
     let a = request(addr, "POST", "/api/legal", "").await;
-    assert!(a.error().starts_with("invalid JSON: "), "{}", a.body);
+    a.assert_bad_request("invalid JSON: ");
     let a = post(
         addr,
         "/api/legal",
         &json!({"board": serde_json::from_str::<Value>(BOARD).unwrap(), "dir": "up"}),
     )
     .await;
-    assert_eq!(a.status, 400);
-    assert_eq!(
-        a.error(),
-        "unknown field \"dir\" in a legal request: it takes op, board, and optionally id"
+    a.assert_bad_request(
+        "unknown field \"dir\" in a legal request: it takes op, board, and optionally id",
     );
     let a = post(addr, "/api/apply", &json!({"op": "legal", "board": []})).await;
     assert_eq!(a.status, 400);
@@ -191,11 +182,7 @@ async fn errors_are_the_protocols() {
         .request("POST", "/api/legal", b"{\"op\":\xff}")
         .await
         .unwrap();
-    assert_eq!(a.status, 400);
-    assert_eq!(
-        a.error(),
-        "the request body is not valid UTF-8: byte 7 starts an invalid sequence"
-    );
+    a.assert_bad_request("the request body is not valid UTF-8: byte 7 starts an invalid sequence");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -231,10 +218,8 @@ async fn player_options_the_web_refuses() {
         &json!({"board": b, "ai": "expectimax:tt-mb=1024"}),
     )
     .await;
-    assert_eq!(a.status, 400);
-    assert_eq!(
-        a.error(),
-        "player expectimax option tt-mb: 1024 MiB is more than this server gives a player (at most 4 MiB)"
+    a.assert_bad_request(
+        "player expectimax option tt-mb: 1024 MiB is more than this server gives a player (at most 4 MiB)",
     );
     // Options within the limits are fine.
     let a = post(

@@ -70,25 +70,23 @@ mod tests {
         assert_eq!(check_name("a"), Ok(()));
         assert_eq!(check_name(&"x".repeat(20)), Ok(()));
         assert_eq!(check_name("日本語 名前"), Ok(()));
+        let refused = |name: &str| check_name(name).unwrap_err();
         assert_eq!(
-            check_name(&"x".repeat(10_000)).unwrap_err(),
+            refused(&"x".repeat(10_000)),
             "the name has 10000 characters, more than 20, the most a name may have"
         );
         assert_eq!(
-            check_name("").unwrap_err(),
+            refused(""),
             "the name is empty: a name has 1 to 20 characters"
         );
         assert_eq!(
-            check_name("a\u{7}b").unwrap_err(),
+            refused("a\u{7}b"),
             "character 2 of the name, U+0007, a control character, is not allowed: a name holds letters, digits, spaces, - and _"
         );
+        assert_eq!(refused(" ada"), "the name starts or ends with a space");
         assert_eq!(
-            check_name("x'; DROP TABLE").unwrap_err(),
+            refused("x'; DROP TABLE"),
             "character 2 of the name, \"'\", is not allowed: a name holds letters, digits, spaces, - and _"
-        );
-        assert_eq!(
-            check_name(" ada").unwrap_err(),
-            "the name starts or ends with a space"
         );
         assert_eq!(name_key("ÉMILE"), "émile");
     }

@@ -62,6 +62,13 @@ impl Reply {
             .unwrap_or_else(|| panic!("no error in {:?}", self.body))
             .to_owned()
     }
+
+    /// Asserts that the answer is a 400 whose error is `error` or starts with it.
+    pub fn assert_bad_request(&self, error: &str) {
+        assert_eq!(self.status, 400, "{}", self.body);
+        let found = self.error();
+        assert!(found.starts_with(error), "{found:?} is not {error:?}");
+    }
 }
 
 /// One keep-alive connection.
