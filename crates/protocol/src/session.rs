@@ -277,30 +277,32 @@ mod tests {
     #[test]
     fn apply_reaches_the_largest_tiles() {
         let mut s = greedy();
-        let a = ask(
-            &mut s,
-            json!({"op":"apply","board":[[32768,32768,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"dir":"left"}),
-        );
-        assert_eq!(
-            a,
-            json!({"board":[[65536,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"score":65536,"moved":true})
-        );
-        let a = ask(
-            &mut s,
-            json!({"op":"apply","board":[[0,0,0,65536],[0,0,0,65536],[0,0,0,0],[0,0,0,2]],"dir":"down"}),
-        );
-        assert_eq!(
-            a,
-            json!({"board":[[0,0,0,0],[0,0,0,0],[0,0,0,131072],[0,0,0,2]],"score":131072,"moved":true})
-        );
-        let a = ask(
-            &mut s,
-            json!({"op":"apply","board":[[131072,65536,32768,32768],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"dir":"right"}),
-        );
-        assert_eq!(
-            a,
-            json!({"board":[[0,131072,65536,65536],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"score":65536,"moved":true})
-        );
+        let row = |tiles: [u32; 4]| [tiles, [0; 4], [0; 4], [0; 4]];
+        // (the board, the move, the board after it, its score)
+        let cases = [
+            (
+                row([32768, 32768, 0, 0]),
+                "left",
+                row([65536, 0, 0, 0]),
+                65536,
+            ),
+            (
+                [[0, 0, 0, 65536], [0, 0, 0, 65536], [0; 4], [0, 0, 0, 2]],
+                "down",
+                [[0; 4], [0; 4], [0, 0, 0, 131072], [0, 0, 0, 2]],
+                131072,
+            ),
+            (
+                row([131072, 65536, 32768, 32768]),
+                "right",
+                row([0, 131072, 65536, 65536]),
+                65536,
+            ),
+        ];
+        for (board, dir, after, score) in cases {
+            let a = ask(&mut s, json!({"op":"apply","board":board,"dir":dir}));
+            assert_eq!(a, json!({"board":after,"score":score,"moved":true}));
+        }
     }
 
     #[test]
