@@ -95,6 +95,13 @@ impl TimePlan {
 mod tests {
     use super::*;
 
+    fn time_plan(horizon_sum: u64, min_moves: u32) -> TimePlan {
+        TimePlan {
+            horizon_sum,
+            min_moves,
+        }
+    }
+
     #[test]
     fn the_opening_expects_the_whole_horizon() {
         let plan = TimePlan::default();
@@ -108,10 +115,7 @@ mod tests {
 
     #[test]
     fn past_the_horizon_the_floor_holds() {
-        let plan = TimePlan {
-            horizon_sum: 1000,
-            min_moves: 100,
-        };
+        let plan = time_plan(1000, 100);
         // Past the horizon, on the way to 2048: (2048 - 1808) / 2 = 120 moves.
         let board: Board = "1024 512 256 16/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
         assert_eq!(plan.moves_left(board, 0.0), 120);
@@ -122,20 +126,14 @@ mod tests {
             plan.move_time(board, Duration::from_secs(1), 0.1),
             Duration::from_millis(10)
         );
-        let zero = TimePlan {
-            horizon_sum: 1000,
-            min_moves: 0,
-        };
+        let zero = time_plan(1000, 0);
         let at_2048: Board = "1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
         assert_eq!(zero.moves_left(at_2048, 0.1), 1, "never divides by zero");
     }
 
     #[test]
     fn before_the_horizon_the_largest_tile_does_not_count() {
-        let plan = TimePlan {
-            horizon_sum: 5000,
-            min_moves: 1,
-        };
+        let plan = time_plan(5000, 1);
         let board: Board = "2048 512 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
         assert_eq!(plan.moves_left(board, 0.0), (5000 - 2560) / 2);
         // The default's 16384 phase: at 30,001, a 16384 aims at 32768, within the floor.
