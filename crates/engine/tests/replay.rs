@@ -15,10 +15,7 @@ fn variants() -> Vec<Rules> {
             start_tiles: 1,
             ..Rules::default()
         },
-        Rules {
-            illegal_move_spawns: true,
-            ..Rules::default()
-        },
+        common::ILLEGAL_MOVES_SPAWN,
         Rules {
             start_tiles: 1,
             four_probability: 0.25,
@@ -107,10 +104,7 @@ fn replays_round_trip_through_text_and_verify() {
 #[test]
 fn games_with_illegal_spawning_moves_round_trip() {
     // Under illegal_move_spawns, a random player makes many turns that do not move.
-    let rules = Rules {
-        illegal_move_spawns: true,
-        ..Rules::default()
-    };
+    let rules = common::ILLEGAL_MOVES_SPAWN;
     let game = random_game(5, rules, 10_000);
     assert!(game.turns().iter().any(|t| !t.moved && t.spawn.is_some()));
     let text = game.replay().to_string();

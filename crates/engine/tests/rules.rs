@@ -268,10 +268,7 @@ fn an_illegal_move_is_refused_and_spawns_nothing() {
 
 #[test]
 fn with_illegal_move_spawns_an_illegal_move_spawns_and_counts() {
-    let rules = Rules {
-        illegal_move_spawns: true,
-        ..Rules::default()
-    };
+    let rules = common::ILLEGAL_MOVES_SPAWN;
     let (mut game, dir) = game_with_illegal_move(rules);
     let before = game.board();
     let turn = game.try_play(dir).unwrap();
@@ -289,10 +286,7 @@ fn with_illegal_move_spawns_an_illegal_move_spawns_and_counts() {
 
 #[test]
 fn with_illegal_move_spawns_an_illegal_move_on_a_full_board_ends_the_game() {
-    let rules = Rules {
-        illegal_move_spawns: true,
-        ..Rules::default()
-    };
+    let rules = common::ILLEGAL_MOVES_SPAWN;
     let order = [Dir::Left, Dir::Down, Dir::Right, Dir::Up];
     let mut found = false;
     'seeds: for seed in 0..50 {

@@ -4,7 +4,14 @@
 //! function is written the obvious way so that it can be checked by reading it.
 #![allow(dead_code)]
 
-use ai2048_engine::{Board, Dir};
+use ai2048_engine::{Board, Dir, Rules};
+
+/// The original rules, but a move that changes nothing still spawns a tile (as the UCSB
+/// grader does).
+pub const ILLEGAL_MOVES_SPAWN: Rules = Rules {
+    illegal_move_spawns: true,
+    ..Rules::ORIGINAL
+};
 
 /// Four rows of four tile values, top row first, 0 for an empty cell.
 pub type Grid = [[u64; 4]; 4];
