@@ -304,15 +304,35 @@ pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
 ///
 /// As [`read_header`], and a checksum that does not match.
 pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
+    let io = |e| TableFileError::Io(path.to_owned(), e);
     let header = read_header(path)?;
-    let bytes = fs::read(path).map_err(|e| TableFileError::Io(path.to_owned(), e))?;
-    let data = &bytes[HEADER_LEN..];
-    check_crc(path, &header, data)?;
-    let values = data
-        .chunks_exact(header.encoding.width())
-        .map(|b| header.encoding.get(b))
-        .collect();
+    // In chunks, so that reading takes no memory beside the values themselves.
+    let mut file = io::BufReader::new(File::open(path).map_err(io)?);
+    file.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+    let width = header.encoding.width();
+    let mut values = Vec::with_capacity(header.layout.len() as usize);
+    let mut crc = crc32fast::Hasher::new();
+    let mut chunk = vec![0u8; width << 16];
+    let mut left = header.layout.len() as usize;
+    while left > 0 {
+        let bytes = &mut chunk[..width * left.min(1 << 16)];
+        file.read_exact(bytes).map_err(io)?;
+        crc.update(bytes);
+        values.extend(bytes.chunks_exact(width).map(|b| header.encoding.get(b)));
+        left -= bytes.len() / width;
+    }
+    if crc.finalize() != header.crc {
+        return Err(damaged(path));
+    }
     Ok((header, values))
+}
+
+/// The error of values whose checksum does not match.
+fn damaged(path: &Path) -> TableFileError {
+    TableFileError::Invalid(
+        path.to_owned(),
+        "its values are damaged (their checksum does not match the header's)".to_owned(),
+    )
 }
 
 /// Checks the values' bytes against the header's checksum.
@@ -320,9 +340,6 @@ pub(crate) fn check_crc(path: &Path, header: &Header, data: &[u8]) -> Result<(),
     if crc32fast::hash(data) == header.crc {
         Ok(())
     } else {
-        Err(TableFileError::Invalid(
-            path.to_owned(),
-            "its values are damaged (their checksum does not match the header's)".to_owned(),
-        ))
+        Err(damaged(path))
     }
 }
