@@ -118,13 +118,8 @@ mod files {
             if !dir.exists() {
                 return Ok(EndgameTables::default());
             }
-            let entries = std::fs::read_dir(dir)
+            let paths = ai2048_tables::table_files(dir)
                 .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
-            let mut paths: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "table"))
-                .collect();
-            paths.sort();
             let mut tables = Vec::new();
             for path in paths {
                 let table = Table::open(&path).map_err(|e| {

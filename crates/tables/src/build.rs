@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::file::{read_values, write_table, Encoding, TableFileError};
+use crate::file::{read_values, with_suffix, write_table, Encoding, TableFileError};
 use crate::layout::Layout;
 use crate::solve::solve_layers;
 
@@ -34,9 +34,7 @@ pub enum BuildOutcome {
 /// The file where a build of `path` keeps its progress until it finishes.
 #[must_use]
 pub fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    path.with_file_name(name)
+    with_suffix(path, ".partial")
 }
 
 /// The memory a build of `layout` needs at its peak, in bytes: a value a state, and the

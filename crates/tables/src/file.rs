@@ -257,10 +257,43 @@ pub fn write_table(
     result.map_err(|e| TableFileError::Io(path.to_owned(), e))
 }
 
+/// The table files (`*.table`) of folder `dir`, sorted by name: finished or not
+/// (a stopped build keeps its progress in `*.table.partial`, which is not listed).
+///
+/// # Errors
+///
+/// A folder that cannot be read.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("b.table"), b"")?;
+/// std::fs::write(dir.path().join("a.table"), b"")?;
+/// std::fs::write(dir.path().join("a.table.partial"), b"")?;
+/// let names: Vec<_> = ai2048_tables::table_files(dir.path())?
+///     .into_iter()
+///     .map(|p| p.file_name().unwrap().to_owned())
+///     .collect();
+/// assert_eq!(names, ["a.table", "b.table"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn table_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "table"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
 /// The temporary name a file is written under before it is renamed to `path`.
 fn temporary(path: &Path) -> PathBuf {
+    with_suffix(path, ".tmp")
+}
+
+/// `path` with `suffix` added to its file name: `a.table` and `.tmp` make `a.table.tmp`.
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+    name.push(suffix);
     path.with_file_name(name)
 }
 

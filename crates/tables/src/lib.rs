@@ -68,7 +68,8 @@ pub use build::{build, build_memory, partial_path, BuildOutcome, BuildProgress};
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
 pub use file::{
-    read_header, read_values, write_table, Encoding, Header, TableFileError, HEADER_LEN, VERSION,
+    read_header, read_values, table_files, write_table, Encoding, Header, TableFileError,
+    HEADER_LEN, VERSION,
 };
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use ai2048_engine::Dir;
 use ai2048_tables::{
-    build, build_memory, builtin, default_dir, default_set, partial_path, read_header,
+    build, build_memory, builtin, default_dir, default_set, partial_path, read_header, table_files,
     BuildOutcome, Encoding, Layout, Pattern, Table, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
@@ -262,20 +262,15 @@ fn list(args: &TablesDirArgs) -> Result<()> {
         )?;
         named.push(t.file_name());
     }
-    let mut others: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "table"))
-                .filter(|p| {
-                    !named
-                        .iter()
-                        .any(|n| p.file_name().is_some_and(|f| f == n.as_str()))
-                })
-                .collect()
+    let others: Vec<PathBuf> = table_files(&dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            !named
+                .iter()
+                .any(|n| p.file_name().is_some_and(|f| f == n.as_str()))
         })
-        .unwrap_or_default();
-    others.sort();
+        .collect();
     if !others.is_empty() {
         writeln!(out, "\nother tables in the folder:")?;
         for p in others {
@@ -340,12 +335,8 @@ fn info(args: &TablesFileArgs) -> Result<()> {
 fn verify(args: &TablesVerifyArgs) -> Result<()> {
     let paths: Vec<PathBuf> = if args.tables.is_empty() {
         let dir = dir_of(&args.dir);
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .with_context(|| format!("cannot read the tables folder {}", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "table"))
-            .collect();
-        paths.sort();
+        let paths = table_files(&dir)
+            .with_context(|| format!("cannot read the tables folder {}", dir.display()))?;
         if paths.is_empty() {
             bail!(
                 "no tables in {}: `ai2048 tables build` builds the default set",
