@@ -51,6 +51,19 @@ impl Encoding {
         }
     }
 
+    /// The length in bytes of the file of `layout`'s table in this encoding.
+    ///
+    /// ```
+    /// use ai2048_tables::{Encoding, Layout, HEADER_LEN};
+    /// let layout = Layout::new("xxxx/xxxx/xxxx/xx.t".parse()?, 8)?;
+    /// assert_eq!(Encoding::U16.file_len(&layout), HEADER_LEN as u64 + 2 * layout.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn file_len(self, layout: &Layout) -> u64 {
+        HEADER_LEN as u64 + self.width() as u64 * layout.len()
+    }
+
     const fn code(self) -> u8 {
         match self {
             Encoding::F32 => 1,
@@ -207,7 +220,7 @@ impl Header {
     /// The whole file's length in bytes.
     #[must_use]
     pub fn file_len(&self) -> u64 {
-        HEADER_LEN as u64 + self.encoding.width() as u64 * self.layout.len()
+        self.encoding.file_len(&self.layout)
     }
 }
 

@@ -143,7 +143,7 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
     if todo.is_empty() {
         return Ok(Outcome::Done);
     }
-    let size = |l: &Layout, e: Encoding| 64 + e.width() as u64 * l.len();
+    let size = |l: &Layout, e: Encoding| e.file_len(l);
     let states: u64 = todo.iter().map(|(_, l, _, _)| l.len()).sum();
     let disk: u64 = todo.iter().map(|(_, l, _, e)| size(l, *e)).sum();
     let memory = todo
