@@ -15,7 +15,7 @@ pub struct Formation {
 }
 
 /// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
-pub const FORMATIONS: [Formation; 3] = [
+pub const FORMATIONS: [Formation; 6] = [
     Formation {
         name: "snake8",
         pattern: "xxxx/xxxx/t.../....",
@@ -34,6 +34,24 @@ pub const FORMATIONS: [Formation; 3] = [
         pattern: "xxxx/.txx/..t./....",
         about: "the top row and two of the second fixed; the target to make beside the \
                 snake's end, to its left or below it",
+    },
+    Formation {
+        name: "cap8",
+        pattern: "xxxx/xxxx/t1../....",
+        about: "snake8 with a cap: the cell beside the target cell holds at most half the \
+                target (for targets up to 1024)",
+    },
+    Formation {
+        name: "cap7",
+        pattern: "xxxx/txxx/1122/2233",
+        about: "snake7 building only beside the snake's end, the tiles away from it capped \
+                at a half, a quarter and an eighth of the target",
+    },
+    Formation {
+        name: "cap6",
+        pattern: "xxxx/1txx/2234/4455",
+        about: "snake6 building only beside the snake's end, the tiles capped from a half of \
+                the target beside it to a 32nd in the far corner",
     },
 ];
 

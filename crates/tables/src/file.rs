@@ -4,13 +4,14 @@
 //! | bytes | what |
 //! | --- | --- |
 //! | 0..8 | `ai2048et`, the magic |
-//! | 8..12 | the format's version, 1 |
+//! | 8..12 | the format's version: 1, or 2 for a pattern with caps |
 //! | 12..14, 14..16 | the fixed cells and the target cells, bit `i` for cell `i` |
 //! | 16 | the target's exponent |
 //! | 17 | the values' encoding: 1 for `f32`, 2 for `u16` |
 //! | 24..32 | how many states (values) follow |
 //! | 32..40 | how many layers are left to solve: 0 in a finished table |
 //! | 40..44 | the CRC-32 of the values |
+//! | 44..52 | version 2: the pattern's caps, nibble `i` cell `i`'s ([`Pattern::caps`]) |
 //! | 60..64 | the CRC-32 of bytes 0..60 |
 //!
 //! Everything else is zero. A file is written whole to a temporary name beside its
@@ -26,8 +27,9 @@ use crate::layout::{Layout, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 use crate::pattern::Pattern;
 
 const MAGIC: &[u8; 8] = b"ai2048et";
-/// The file format's version.
-pub const VERSION: u32 = 1;
+/// The file format's version: a table whose pattern has no caps is written as version
+/// 1, which builds from before caps read too.
+pub const VERSION: u32 = 2;
 /// The header's length in bytes: the values start there.
 pub const HEADER_LEN: usize = 64;
 
@@ -149,7 +151,8 @@ impl Header {
         let mut h = [0u8; HEADER_LEN];
         let pattern = self.layout.pattern();
         h[0..8].copy_from_slice(MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let version = if pattern.caps() == 0 { 1 } else { VERSION };
+        h[8..12].copy_from_slice(&version.to_le_bytes());
         h[12..14].copy_from_slice(&pattern.fixed_mask().to_le_bytes());
         h[14..16].copy_from_slice(&pattern.target_mask().to_le_bytes());
         h[16] = self.layout.target_exponent();
@@ -157,6 +160,7 @@ impl Header {
         h[24..32].copy_from_slice(&self.layout.len().to_le_bytes());
         h[32..40].copy_from_slice(&self.layers_left.to_le_bytes());
         h[40..44].copy_from_slice(&self.crc.to_le_bytes());
+        h[44..52].copy_from_slice(&pattern.caps().to_le_bytes());
         let sum = crc32fast::hash(&h[..60]);
         h[60..64].copy_from_slice(&sum.to_le_bytes());
         h
@@ -178,9 +182,9 @@ impl Header {
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
         let version = u32_at(8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(invalid(format!(
-                "a table of format version {version}; this build reads version {VERSION}"
+                "a table of format version {version}; this build reads versions 1 to {VERSION}"
             )));
         }
         if crc32fast::hash(&h[..60]) != u32_at(60) {
@@ -188,7 +192,9 @@ impl Header {
                 "its header is damaged (its checksum does not match)".to_owned(),
             ));
         }
+        let caps = if version >= 2 { u64_at(44) } else { 0 };
         let pattern = Pattern::from_masks(u16_at(12), u16_at(14))
+            .and_then(|p| p.with_caps(caps))
             .map_err(|e| invalid(format!("its pattern is invalid: {e}")))?;
         let target = h[16];
         if !(MIN_TARGET_EXPONENT..=MAX_TARGET_EXPONENT).contains(&target) {
@@ -201,7 +207,8 @@ impl Header {
             2 => Encoding::U16,
             other => return Err(invalid(format!("its values' encoding {other} is unknown"))),
         };
-        let layout = Layout::with_exponent(pattern, target);
+        let layout = Layout::new(pattern, 1 << target)
+            .map_err(|e| invalid(format!("its pattern and target make no table: {e}")))?;
         if u64_at(24) != layout.len() {
             return Err(invalid(format!(
                 "its header says {} states, but its pattern and target make {}",

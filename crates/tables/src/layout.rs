@@ -68,7 +68,23 @@ impl Layout {
                 1u32 << MAX_TARGET_EXPONENT
             )));
         }
+        if let Some(i) = (0..16).find(|&i| u32::from(pattern.cap(i)) >= exp) {
+            return Err(LayoutError(format!(
+                "cell {i}'s cap {} leaves no tile for it under target {target}",
+                pattern.cap(i)
+            )));
+        }
         Ok(Layout::with_exponent(pattern, exp as u8))
+    }
+
+    /// How many values cell `c` (a moving cell) may hold: empty, then up to the target
+    /// (a moving cell), less than it (a target cell), or the target over 2^cap.
+    fn cell_radix(pattern: Pattern, target: u8, c: usize) -> u8 {
+        if pattern.is_target(c) {
+            target
+        } else {
+            (target + 1).saturating_sub(pattern.cap(c)).max(1)
+        }
     }
 
     /// The layout for a target of exponent `target`, already checked.
@@ -76,13 +92,7 @@ impl Layout {
         let cells: Vec<u8> = pattern.moving_cells().map(|c| c as u8).collect();
         let radix: Vec<u8> = cells
             .iter()
-            .map(|&c| {
-                if pattern.is_target(c.into()) {
-                    target
-                } else {
-                    target + 1
-                }
-            })
+            .map(|&c| Layout::cell_radix(pattern, target, c.into()))
             .collect();
         let mut strides = [0u64; 16];
         let mut len = 1u64;
@@ -226,7 +236,7 @@ impl Layout {
 
     /// The state of `board` (exponents in reading order) if it is one of this table's
     /// as it stands: every fixed cell holds a tile, every moving cell at most the
-    /// target, every target cell less.
+    /// target (or its cap), every target cell less.
     #[must_use]
     pub(crate) fn state_of(&self, exps: &[u8; 16]) -> Option<u64> {
         let mut b = 0u64;
@@ -237,12 +247,7 @@ impl Layout {
                 }
                 WALL
             } else {
-                let limit = if self.pattern.is_target(i) {
-                    self.target
-                } else {
-                    self.target + 1
-                };
-                if e >= limit {
+                if e >= Layout::cell_radix(self.pattern, self.target, i) {
                     return None;
                 }
                 u64::from(e)

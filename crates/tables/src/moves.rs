@@ -1,8 +1,8 @@
 //! Moves in a table's world: the board as sixteen nibbles, where a fixed cell holds a
 //! wall (nibble 15) that slides like a tile but never merges.
 //!
-//! A move that slides a wall, or that merges two targets into a tile larger than the
-//! target, leaves the table's world; one that puts the target in a target cell
+//! A move that slides a wall, merges two targets into a tile larger than the target,
+//! or puts a tile above its cell's cap, leaves the table's world; one that puts the target in a target cell
 //! succeeds; any other spawns a tile in one of the empty cells, which are all moving
 //! cells.
 
@@ -100,7 +100,8 @@ pub(crate) fn nibble_marks(cells: u16) -> u64 {
 pub(crate) enum Outcome {
     /// Nothing moves.
     Illegal,
-    /// A wall slid, or two targets merged: the move leaves the table.
+    /// A wall slid, two targets merged, or a tile went above its cell's cap: the move
+    /// leaves the table.
     Leaves,
     /// A target cell holds the target.
     Succeeds,
@@ -108,7 +109,8 @@ pub(crate) enum Outcome {
     Moved(u64),
 }
 
-/// The rules of one table's world: its walls, its target cells and its target.
+/// The rules of one table's world: its walls, its target cells, its target and its
+/// caps.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct World {
     /// Bit 3 of each wall's nibble.
@@ -117,15 +119,45 @@ pub(crate) struct World {
     targets: u64,
     /// The target's exponent.
     target: u64,
+    /// For the even and the odd nibbles, each widened to a byte: what, added to a
+    /// capped cell's exponent, carries into the byte's bit 4 when it is above its cap
+    /// (0 in every other cell). Both 0 when no cell is capped.
+    over_even: u64,
+    over_odd: u64,
 }
 
+const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+const BYTE_BIT4: u64 = 0x1010_1010_1010_1010;
+
 impl World {
-    pub(crate) fn new(fixed: u16, target_cells: u16, target: u8) -> World {
+    /// The world of fixed cells `fixed`, target cells `target_cells`, target exponent
+    /// `target`, and caps `caps` as [`crate::Pattern::caps`] gives them.
+    pub(crate) fn new(fixed: u16, target_cells: u16, target: u8, caps: u64) -> World {
+        // The board's nibble of cell i sits at bit 60 - 4i; the cap's at 4i.
+        let mut over = 0u64;
+        for i in 0..16 {
+            let k = caps >> (4 * i) & 0xF;
+            if k > 0 {
+                let limit = u64::from(target).saturating_sub(k);
+                over |= (15 - limit) << (60 - 4 * i);
+            }
+        }
         World {
             walls: nibble_marks(fixed),
             targets: nibble_marks(target_cells),
             target: u64::from(target),
+            over_even: over & LOW_NIBBLES,
+            over_odd: over >> 4 & LOW_NIBBLES,
         }
+    }
+
+    /// Whether a capped cell of `b` holds a tile above its cap.
+    #[inline]
+    fn over_cap(self, b: u64) -> bool {
+        self.over_even | self.over_odd != 0
+            && (((b & LOW_NIBBLES) + self.over_even) | ((b >> 4 & LOW_NIBBLES) + self.over_odd))
+                & BYTE_BIT4
+                != 0
     }
 
     /// The outcome of sliding `b` toward `dir`.
@@ -136,6 +168,7 @@ impl World {
             Outcome::Illegal
         } else if nibbles_equal(after, WALL) != self.walls
             || nibbles_equal(after, self.target + 1) != 0
+            || self.over_cap(after)
         {
             Outcome::Leaves
         } else if nibbles_equal(after, self.target) & self.targets != 0 {
@@ -192,7 +225,7 @@ mod tests {
     #[test]
     fn outcomes() {
         // Fixed: cells 0-7 (rows 1 and 2); target cells: 14 and 15; target 2^5.
-        let world = World::new(0x00FF, 1 << 14 | 1 << 15, 5);
+        let world = World::new(0x00FF, 1 << 14 | 1 << 15, 5, 0);
         let b = board("FFFF/FFFF/0000/0044");
         assert_eq!(world.play(b, Dir::Right), Outcome::Succeeds);
         // Down would slide the walls into the empty third row.
@@ -208,5 +241,30 @@ mod tests {
         );
         let b = board("FFFF/FFFF/0055/0000");
         assert_eq!(world.play(b, Dir::Left), Outcome::Leaves);
+    }
+
+    #[test]
+    fn a_tile_above_its_cells_cap_leaves() {
+        // Target 2^5; cell 12 (bottom left) at most 2^3, cell 9 at most 2^4.
+        let world = World::new(0x00FF, 1 << 15, 5, 2 << 48 | 1 << 36);
+        let cases = [
+            // Two 8s meet in cell 12: a 16 is above its cap.
+            ("FFFF/FFFF/0000/0303", Outcome::Leaves),
+            // Two 4s make an 8 there: at its cap.
+            (
+                "FFFF/FFFF/0000/0202",
+                Outcome::Moved(board("FFFF/FFFF/0000/3000")),
+            ),
+            // Two 16s make a 32 in cell 9: above its cap.
+            ("FFFF/FFFF/3440/0000", Outcome::Leaves),
+            // Two 8s make a 16 in cell 8, which has no cap, and an 8 slides into 9.
+            (
+                "FFFF/FFFF/3330/0000",
+                Outcome::Moved(board("FFFF/FFFF/4300/0000")),
+            ),
+        ];
+        for (before, outcome) in cases {
+            assert_eq!(world.play(board(before), Dir::Left), outcome, "{before}");
+        }
     }
 }

@@ -8,8 +8,10 @@ use core::str::FromStr;
 ///
 /// Written as four groups of four characters joined by `/`, top row first: `x` a fixed
 /// cell (a large tile that must stay where it is), `.` a cell whose tile may move, `t`
-/// a moving cell where the target counts. Cells are numbered in reading order, as
-/// [`ai2048_engine::Board`] numbers them.
+/// a moving cell where the target counts, a digit `k` from 1 to 9 a moving cell whose
+/// tile is at most the target divided by 2^`k` (a cap: a move that puts a larger tile
+/// there leaves the table's world, as one that slides a fixed tile does). Cells are
+/// numbered in reading order, as [`ai2048_engine::Board`] numbers them.
 ///
 /// ```
 /// use ai2048_tables::Pattern;
@@ -18,12 +20,18 @@ use core::str::FromStr;
 /// assert_eq!(pattern.moving_cells().count(), 6);
 /// assert!(pattern.is_fixed(0) && pattern.is_target(15) && !pattern.is_target(8));
 /// assert_eq!(pattern.to_string(), "xxxx/xxxx/xx../..tt");
+///
+/// let capped: Pattern = "xxxx/1txx/2344/5555".parse()?;
+/// assert_eq!((capped.cap(4), capped.cap(5), capped.cap(15)), (1, 0, 5));
+/// assert_eq!(capped.to_string(), "xxxx/1txx/2344/5555");
 /// # Ok::<(), ai2048_tables::ParsePatternError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
     fixed: u16,
     target: u16,
+    /// Nibble `i` (bits `4i..4i+4`): cell `i`'s cap `k`, 0 for none.
+    caps: u64,
 }
 
 message_error!(
@@ -31,8 +39,8 @@ message_error!(
     ParsePatternError
 );
 
-const ROWS_HELP: &str =
-    "four groups of four of x (fixed), . (moves) and t (moves; the target counts), \
+const ROWS_HELP: &str = "four groups of four of x (fixed), . (moves), t (moves; the target \
+                         counts) and 1 to 9 (moves, at most the target over 2^digit), \
                          joined by / with the top row first, as xxxx/xxxx/xx../..tt";
 
 impl Pattern {
@@ -54,7 +62,52 @@ impl Pattern {
                 "the pattern has no target cell (t): {ROWS_HELP}"
             )));
         }
-        Ok(Pattern { fixed, target })
+        Ok(Pattern {
+            fixed,
+            target,
+            caps: 0,
+        })
+    }
+
+    /// The pattern with caps `caps`: nibble `i` (bits `4i..4i+4`) cell `i`'s cap `k`
+    /// (its tile at most the target over 2^`k`), 0 for none.
+    ///
+    /// # Errors
+    ///
+    /// A cap on a fixed or target cell, or above 9.
+    pub fn with_caps(self, caps: u64) -> Result<Pattern, ParsePatternError> {
+        for i in 0..16 {
+            let k = caps >> (4 * i) & 0xF;
+            if k == 0 {
+                continue;
+            }
+            if k > 9 {
+                return Err(ParsePatternError(format!("cell {i} has cap {k}, above 9")));
+            }
+            if self.is_fixed(i) || self.is_target(i) {
+                return Err(ParsePatternError(format!(
+                    "cell {i} has a cap but is {}",
+                    if self.is_fixed(i) {
+                        "fixed"
+                    } else {
+                        "a target cell"
+                    }
+                )));
+            }
+        }
+        Ok(Pattern { caps, ..self })
+    }
+
+    /// The caps as [`Pattern::with_caps`] takes them: 0 for a pattern without any.
+    #[must_use]
+    pub const fn caps(self) -> u64 {
+        self.caps
+    }
+
+    /// Cell `i`'s cap `k`: its tile is at most the target over 2^`k`; 0 for none.
+    #[must_use]
+    pub const fn cap(self, i: usize) -> u8 {
+        (self.caps >> (4 * i) & 0xF) as u8
     }
 
     /// The fixed cells, bit `i` for cell `i`.
@@ -112,6 +165,7 @@ impl Pattern {
         Pattern {
             fixed: map(self.fixed),
             target: map(self.target),
+            caps: (0..16).fold(0u64, |m, i| m | u64::from(self.cap(i)) << (4 * sym.cell(i))),
         }
     }
 }
@@ -127,7 +181,7 @@ impl FromStr for Pattern {
                 rows.len()
             )));
         }
-        let (mut fixed, mut target) = (0u16, 0u16);
+        let (mut fixed, mut target, mut caps) = (0u16, 0u16, 0u64);
         for (r, row) in rows.iter().enumerate() {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != 4 {
@@ -143,9 +197,10 @@ impl FromStr for Pattern {
                     'x' | 'X' => fixed |= bit,
                     't' | 'T' => target |= bit,
                     '.' => {}
+                    '1'..='9' => caps |= u64::from(ch as u8 - b'0') << (4 * (4 * r + c)),
                     other => {
                         return Err(ParsePatternError(format!(
-                            "row {}, column {}: {other:?} is none of x, . and t",
+                            "row {}, column {}: {other:?} is none of x, ., t and 1 to 9",
                             r + 1,
                             c + 1
                         )));
@@ -153,7 +208,7 @@ impl FromStr for Pattern {
                 }
             }
         }
-        Pattern::from_masks(fixed, target)
+        Pattern::from_masks(fixed, target)?.with_caps(caps)
     }
 }
 
@@ -169,6 +224,8 @@ impl fmt::Display for Pattern {
                     'x'
                 } else if self.is_target(i) {
                     't'
+                } else if self.cap(i) > 0 {
+                    char::from(b'0' + self.cap(i))
                 } else {
                     '.'
                 };

@@ -27,6 +27,7 @@ impl<'a> Rules<'a> {
                 pattern.fixed_mask(),
                 pattern.target_mask(),
                 layout.target_exponent(),
+                pattern.caps(),
             ),
         }
     }

@@ -181,7 +181,7 @@ impl Table {
     /// large tiles make a chain that the target joins: the fixed tiles, from the
     /// smallest up, all differ and each stands beside the next (a snake); the smallest
     /// is the target, beside a target cell, and every moving cell beside it is a target
-    /// cell. Then no tile merges into a fixed one before the
+    /// cell or a capped one. Then no tile merges into a fixed one before the
     /// target is made, so the table's world is the game's, and the target made merges
     /// into the chain.
     ///
@@ -212,13 +212,14 @@ impl Table {
             if !chained || fixed.first().is_some_and(|&i| exps[i] != target) {
                 return false;
             }
-            // The fixed target: every moving cell beside it a target cell, so that no
-            // target merges into it before it counts.
+            // The fixed target: every moving cell beside it a target cell or a capped
+            // one, so that no target merges into it before it counts.
             (0..16).any(|i| {
                 pattern.is_fixed(i)
                     && exps[i] == target
                     && neighbours(i).any(|n| pattern.is_target(n))
-                    && neighbours(i).all(|n| pattern.is_fixed(n) || pattern.is_target(n))
+                    && neighbours(i)
+                        .all(|n| pattern.is_fixed(n) || pattern.is_target(n) || pattern.cap(n) > 0)
             })
         }))
     }

@@ -15,7 +15,7 @@ struct Brute {
 
 impl Brute {
     /// A move's value: `None` if illegal or it changes a fixed cell or makes a tile
-    /// above the target; 1 if a target cell holds the target.
+    /// above the target or above a cell's cap; 1 if a target cell holds the target.
     fn move_value(&mut self, board: Board, dir: Dir) -> Option<f64> {
         let after = board.shift(dir);
         if after == board {
@@ -26,7 +26,7 @@ impl Brute {
             if self.pattern.is_fixed(i) && e != board.exponent(i) {
                 return None;
             }
-            if !self.pattern.is_fixed(i) && e > self.target {
+            if !self.pattern.is_fixed(i) && e > self.target - self.pattern.cap(i) {
                 return None;
             }
         }
@@ -65,7 +65,7 @@ fn boards(pattern: Pattern, target: u8) -> Vec<Board> {
             if pattern.is_target(c) {
                 target
             } else {
-                target + 1
+                target + 1 - pattern.cap(c)
             }
         })
         .collect();
@@ -159,6 +159,11 @@ fn two_rows_fixed_target_in_the_corner_pair() {
 #[test]
 fn holes_among_the_fixed_tiles() {
     check("xxxx/xx.x/x..x/.t.x", 32);
+}
+
+#[test]
+fn caps_on_the_cells_away_from_the_target() {
+    check("xxxx/xxx./t1../2233", 32);
 }
 
 #[test]

@@ -46,6 +46,40 @@ fn a_built_file_holds_what_the_solver_finds() {
 }
 
 #[test]
+fn a_capped_pattern_is_written_as_version_2_and_one_without_caps_as_version_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = built(dir.path());
+    assert_eq!(
+        fs::read(&plain).unwrap()[8],
+        1,
+        "readable by builds from before caps"
+    );
+    let capped = Layout::new("xxxx/xxxx/xx1./2.tt".parse().unwrap(), 32).unwrap();
+    let path = dir.path().join("capped.table");
+    let outcome = build(
+        &capped,
+        &path,
+        Encoding::F32,
+        Duration::from_secs(3600),
+        |_| true,
+    );
+    assert_eq!(outcome.unwrap(), BuildOutcome::Finished);
+    let bytes = fs::read(&path).unwrap();
+    assert_eq!(bytes[8], 2);
+    let table = Table::open(&path).unwrap();
+    assert_eq!(table.layout(), &capped);
+    assert_eq!(table.layout().pattern().to_string(), "xxxx/xxxx/xx1./2.tt");
+    // A cap the target leaves no room for is refused, not misread.
+    let mut bad = bytes.clone();
+    bad[44..52].copy_from_slice(&(9u64 << 40).to_le_bytes());
+    let sum = crc32fast::hash(&bad[..60]);
+    bad[60..64].copy_from_slice(&sum.to_le_bytes());
+    fs::write(&path, &bad).unwrap();
+    let err = open_error(&path);
+    assert!(err.contains("cap 9"), "{err}");
+}
+
+#[test]
 fn foreign_truncated_damaged_and_unfinished_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = built(dir.path());

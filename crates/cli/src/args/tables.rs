@@ -40,8 +40,9 @@ pub struct TablesBuildArgs {
     #[command(flatten)]
     pub dir: TablesDirArgs,
     /// A table of your own: four groups of four of x (a fixed cell), . (a cell whose
-    /// tile may move) and t (a moving cell where the target counts), top row first, as
-    /// xxxx/xxxx/xx../..tt. Needs --target and --out.
+    /// tile may move), t (a moving cell where the target counts) and a digit k from 1
+    /// to 9 (a moving cell capped at the target over 2^k), top row first, as
+    /// xxxx/xxxx/xx../..tt or xxxx/txxx/1122/2233. Needs --target and --out.
     #[arg(long, value_name = "ROWS", requires_all = ["target", "out"])]
     pub pattern: Option<String>,
     /// The target tile of --pattern: a power of two from 8 to 8192.
