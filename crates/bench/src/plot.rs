@@ -11,12 +11,16 @@ use plotters::style::{register_font, FontStyle};
 
 use crate::SweepRow;
 
+mod time_axis;
+
+pub(crate) use time_axis::{decades, draw_time_grid};
+
 /// DejaVu Sans, cut down to ASCII (see `assets/LICENSE-DejaVu.txt`): embedded, so
 /// that PNG plots have text on machines with no fonts installed.
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
 
-/// The size of a plot, in pixels.
-const SIZE: (u32, u32) = (960, 640);
+/// The size of a plot, in pixels, unless it says otherwise ([`Drawing::size`]).
+pub(crate) const SIZE: (u32, u32) = (960, 640);
 
 /// One colour per depth, in the order of the rows (Tableau 10), then round again.
 pub(crate) const COLOURS: [RGBColor; 10] = [
@@ -37,7 +41,7 @@ pub(crate) const COLOURS: [RGBColor; 10] = [
 pub enum PlotFormat {
     /// SVG: vector graphics, text as text.
     Svg,
-    /// PNG: a bitmap of 960 × 640 pixels.
+    /// PNG: a bitmap, of 960 × 640 pixels for a sweep or a learning curve.
     Png,
 }
 
@@ -128,22 +132,28 @@ pub fn plot_sweep(
 pub(crate) trait Drawing {
     /// Draws the plot on `root`.
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<(), PlotError>;
+
+    /// The size of the plot, in pixels.
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
 }
 
 /// Draws `plot` in `format` and returns the file's bytes.
 pub(crate) fn render(format: PlotFormat, plot: &impl Drawing) -> Result<Vec<u8>, PlotError> {
     register_fonts()?;
+    let size = plot.size();
     match format {
         PlotFormat::Svg => {
             let mut svg = String::new();
-            plot.draw(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area())?;
+            plot.draw(SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
             Ok(svg.into_bytes())
         }
         PlotFormat::Png => {
-            let (w, h) = SIZE;
+            let (w, h) = size;
             let mut pixels = vec![0u8; w as usize * h as usize * 3];
-            plot.draw(BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area())?;
-            encode_png(&pixels, SIZE)
+            plot.draw(BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area())?;
+            encode_png(&pixels, size)
         }
     }
 }
@@ -223,27 +233,12 @@ fn draw<DB: DrawingBackend>(
     let mut chart = chart_on(&root, title)?
         .build_cartesian_2d(x_low..x_high, 0.0..y_high)
         .map_err(fail)?;
-    // Light lines at 2, 3, ... 9 times each power of ten, drawn first.
-    let minor = (x_low as i32..x_high as i32).flat_map(|d| {
-        (2..10).map(move |k| {
-            let x = f64::from(d) + f64::from(k).log10();
-            PathElement::new([(x, 0.0), (x, y_high)], BLACK.mix(0.07))
-        })
-    });
-    chart.draw_series(minor).map_err(fail)?;
-    chart
-        .configure_mesh()
-        .x_desc("mean time per move (ms, log scale)")
-        .y_desc("score")
-        // One label per power of ten.
-        .x_labels((x_high - x_low) as usize + 1)
-        .x_label_formatter(&|x| format_ms(10f64.powf(*x)))
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(fail)?;
+    draw_time_grid(
+        &mut chart,
+        "mean time per move (ms, log scale)",
+        "score",
+        &|y| format!("{y:.0}"),
+    )?;
     for (i, row) in rows.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         chart
@@ -283,34 +278,6 @@ fn draw<DB: DrawingBackend>(
     root.present().map_err(fail)
 }
 
-/// The time axis, as powers of ten: the whole decades around the logarithms of the
-/// times, at least one.
-fn decades(log_times: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (low, high) = log_times.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
-        (l.min(x), h.max(x))
-    });
-    if low > high {
-        return (-3.0, 0.0);
-    }
-    // A little room, so that no point sits on the frame.
-    let room = 1.05f64.log10();
-    let low = (low - room).floor();
-    (low, (high + room).ceil().max(low + 1.0))
-}
-
-/// A tick of the time axis: `0.001`, `0.05`, `2`, `1500`.
-fn format_ms(ms: f64) -> String {
-    if ms >= 1.0 {
-        format!("{ms:.0}")
-    } else {
-        // Enough decimals for the first significant digit, and no trailing zeros.
-        let decimals = (-ms.log10()).ceil().clamp(1.0, 9.0) as usize;
-        let text = format!("{ms:.decimals$}");
-        let text = text.trim_end_matches('0');
-        text.strip_suffix('.').unwrap_or(text).to_owned()
-    }
-}
-
 /// RGB pixels as a PNG file.
 fn encode_png(pixels: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, PlotError> {
     let fail = |e: png::EncodingError| PlotError(format!("cannot encode the PNG: {e}"));
@@ -325,7 +292,7 @@ fn encode_png(pixels: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, PlotError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::GameRecord;
 
@@ -349,34 +316,51 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn svg_has_a_point_per_game_and_a_legend() {
-        let svg =
-            String::from_utf8(plot_sweep(&rows(), PlotFormat::Svg, "a title").expect("draws"))
-                .expect("utf-8");
+    /// The text of a drawn SVG plot, which must be a whole SVG document holding each
+    /// of `texts`.
+    pub(crate) fn svg_with(drawn: Result<Vec<u8>, PlotError>, texts: &[&str]) -> String {
+        let svg = String::from_utf8(drawn.expect("draws")).expect("utf-8");
         assert!(svg.starts_with("<svg"), "{}", &svg[..100]);
         assert!(svg.trim_end().ends_with("</svg>"));
-        for text in [
-            "a title",
-            "depth 0 (3 games)",
-            "depth 3 (1 games)",
-            "mean of each depth",
-            "score",
-            "log scale",
-        ] {
+        for text in texts {
             assert!(svg.contains(text), "no {text:?}");
         }
+        svg
+    }
+
+    /// The width and height of a drawn PNG plot.
+    pub(crate) fn png_size(drawn: Result<Vec<u8>, PlotError>) -> (u32, u32) {
+        let png = drawn.expect("draws");
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        let reader = png::Decoder::new(std::io::Cursor::new(&png))
+            .read_info()
+            .expect("a valid PNG");
+        (reader.info().width, reader.info().height)
+    }
+
+    #[test]
+    fn svg_has_a_point_per_game_and_a_legend() {
+        let svg = svg_with(
+            plot_sweep(&rows(), PlotFormat::Svg, "a title"),
+            &[
+                "a title",
+                "depth 0 (3 games)",
+                "depth 3 (1 games)",
+                "mean of each depth",
+                "score",
+                "log scale",
+            ],
+        );
         // 5 games that moved, plus a legend circle per depth.
         assert_eq!(svg.matches("<circle").count(), 5 + 3);
     }
 
     #[test]
     fn png_is_a_png_of_the_size() {
-        let png = plot_sweep(&rows(), PlotFormat::Png, "a title").expect("draws");
-        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
-        let decoder = png::Decoder::new(std::io::Cursor::new(&png));
-        let reader = decoder.read_info().expect("a valid PNG");
-        assert_eq!((reader.info().width, reader.info().height), SIZE);
+        assert_eq!(
+            png_size(plot_sweep(&rows(), PlotFormat::Png, "a title")),
+            SIZE
+        );
     }
 
     #[test]
@@ -402,25 +386,8 @@ mod tests {
     }
 
     #[test]
-    fn time_axes_are_whole_decades() {
-        let range = |ms: &[f64]| decades(ms.iter().map(|x| x.log10()));
-        assert_eq!(range(&[0.04, 0.9]), (-2.0, 0.0));
-        assert_eq!(range(&[0.0003, 45.0]), (-4.0, 2.0));
-        assert_eq!(range(&[0.5]), (-1.0, 0.0));
-        // A power of ten is not an end: the points stay off the frame.
-        assert_eq!(range(&[1.0, 10.0]), (-1.0, 2.0));
-        assert_eq!(range(&[]), (-3.0, 0.0));
+    fn times_per_move() {
         assert_eq!(log_ms_per_move(0.5, 1000), -std::f64::consts::LOG10_2);
         assert_eq!(log_ms_per_move(0.0, 1000), -6.0);
-    }
-
-    #[test]
-    fn time_ticks() {
-        assert_eq!(format_ms(1500.0), "1500");
-        assert_eq!(format_ms(2.0), "2");
-        assert_eq!(format_ms(0.5), "0.5");
-        assert_eq!(format_ms(0.05), "0.05");
-        assert_eq!(format_ms(0.001), "0.001");
-        assert_eq!(format_ms(0.0002), "0.0002");
     }
 }
