@@ -19,6 +19,9 @@
 //! - [`SweepConfig`] and [`run_sweep`]: the same games at several search depths, one
 //!   table row per depth ([`format_sweep`]), and [`plot_sweep`]: score against time
 //!   (with the `plot` feature, on by default; the Python package leaves it out).
+//! - [`StrengthRuns`]: a CSV file of runs, each an engine's time a move and the share
+//!   of its games reaching each tile, and [`plot_strength`]: those shares against the
+//!   time (with the `plot` feature too).
 //!
 //! Game `i` of a run from seed `s` is played from seed `derive_seed(s, i)`, by a
 //! player created from that seed too, so a run's results do not depend on the number
@@ -60,8 +63,12 @@ mod pools;
 mod record;
 mod report;
 mod run;
+#[cfg(feature = "plot")]
+mod runs_csv;
 mod saved;
 mod stats;
+#[cfg(feature = "plot")]
+mod strength;
 mod sweep;
 mod table;
 
@@ -78,8 +85,12 @@ pub use pools::{fill_network_pools, fill_pools, PoolGames};
 pub use record::GameRecord;
 pub use report::format_summary;
 pub use run::{play_game, play_game_until, play_game_watched, resume_bench, run_bench};
+#[cfg(feature = "plot")]
+pub use runs_csv::{RunsError, StrengthRun, StrengthRuns};
 pub use saved::SavedRun;
 pub use stats::{median, reach_table, wilson_interval, Summary, TileReach, REACH_FROM, Z_95};
+#[cfg(feature = "plot")]
+pub use strength::plot_strength;
 pub use sweep::{
     format_sweep, parse_depths, run_sweep, Sweep, SweepConfig, SweepRow, MAX_SWEEP_DEPTH,
     SWEEP_COLUMNS, SWEEP_TILES,

@@ -11,8 +11,10 @@ use plotters::style::{register_font, FontStyle};
 
 use crate::SweepRow;
 
+mod mark;
 mod time_axis;
 
+pub(crate) use mark::{Mark, Shape};
 pub(crate) use time_axis::{decades, draw_time_grid};
 
 /// DejaVu Sans, cut down to ASCII (see `assets/LICENSE-DejaVu.txt`): embedded, so
