@@ -11,7 +11,9 @@ use ai2048_engine::Rules;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 
+mod plot;
 mod tables;
+pub use plot::*;
 pub use tables::*;
 
 /// The 2048 engine and AI: watch the AI play, play yourself, benchmark players, or
@@ -37,6 +39,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play the same games at several search depths: a table and a plot of score against time.
     Sweep(SweepArgs),
+    /// Draw the share of games reaching each tile against the time a move, from a CSV
+    /// file of runs (as the README's plot of strength against time).
+    Plot(PlotArgs),
     /// Tune the weights of an evaluation with CMA-ES, scoring them by seeded games.
     Tune(TuneArgs),
     /// Train an n-tuple network by TD learning over games it plays itself.

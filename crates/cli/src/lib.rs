@@ -26,6 +26,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Hint(a)) => done(commands::hint::run(&a)),
         Some(Command::Bench(a)) => commands::bench::run(&a),
         Some(Command::Sweep(a)) => commands::sweep::run(&a),
+        Some(Command::Plot(a)) => done(commands::plot::run(&a)),
         Some(Command::Tune(a)) => commands::tune::run(&a),
         Some(Command::Train(a)) => commands::train::run(&a),
         Some(Command::Net(c)) => done(commands::net::run(&c)),

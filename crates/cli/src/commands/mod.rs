@@ -6,6 +6,7 @@ pub mod hint;
 pub mod net;
 pub mod play;
 pub mod players;
+pub mod plot;
 pub mod replay;
 pub mod serve;
 pub mod setup;
