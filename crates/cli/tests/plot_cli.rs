@@ -2,9 +2,9 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use common::{ai2048, assert_fails, assert_prints, path, temp_path};
+use common::{ai2048, assert_fails, assert_prints, path, temp_path, text};
 
 /// A CSV file of runs with `contents` in the temporary directory, removed when dropped,
 /// with the plot drawn from it.
@@ -116,5 +116,24 @@ fn missing_files_and_other_formats_are_errors() {
     assert_fails(
         &ai2048(&["plot", path(&runs.csv), "-o", "plot.pdf"]),
         "name it .svg or .png",
+    );
+}
+
+/// The README's plot is what `ai2048 plot` draws from its CSV file: whoever changes
+/// the one draws the other again.
+#[test]
+fn the_readmes_plot_is_drawn_from_its_runs() {
+    let img = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/img");
+    let committed = std::fs::read(img.join("strength-vs-time.svg")).expect("the README's plot");
+    let svg = temp_path("strength-vs-time", "svg");
+    let csv = img.join("strength-vs-time.csv");
+    let out = ai2048(&["plot", path(&csv), "-o", path(&svg)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let drawn = std::fs::read(&svg).expect("plot written");
+    let _ = std::fs::remove_file(&svg);
+    assert!(
+        drawn == committed,
+        "docs/img/strength-vs-time.svg is not drawn from its CSV file: run \
+         `ai2048 plot docs/img/strength-vs-time.csv -o docs/img/strength-vs-time.svg`"
     );
 }

@@ -13,7 +13,7 @@ percentage of games reaching each tile, empty when not reported), with setting, 
 (here or published) and source optional; lines beginning with # are comments. Each tile \
 column is a panel: the percentage against the time a move on a logarithmic scale, one mark a \
 run, one colour and shape a series, filled for a run measured here and hollow for a \
-published one, with the legend below."
+published one, with the legend below. docs/img/strength-vs-time.csv is such a file."
 )]
 pub struct PlotArgs {
     /// The CSV file of runs.
