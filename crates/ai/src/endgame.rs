@@ -12,7 +12,7 @@ use std::sync::Arc;
 use ai2048_engine::{Board, Dir};
 use ai2048_tables::Table;
 
-use crate::{Player, SearchLimits, SearchResult};
+use crate::{Player, SearchLimits, SearchResult, TableUse};
 
 /// A set of solved tables, shared by every player and thread of a process.
 #[derive(Debug, Default)]
@@ -212,13 +212,17 @@ impl Player for WithTables {
             .and_then(|d| answer.moves[d as usize])
             .is_some_and(|p| p >= answer.probability - self.slack);
         if kept || answer.probability < self.min {
-            return searched;
+            return SearchResult {
+                table: TableUse::Kept,
+                ..searched
+            };
         }
         self.table_moves += 1;
         SearchResult {
             dir: Some(answer.dir),
             value: answer.probability,
             dir_values: answer.moves,
+            table: TableUse::Played,
             ..searched
         }
     }

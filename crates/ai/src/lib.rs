@@ -31,7 +31,7 @@ mod registry;
 pub mod search;
 pub mod signature;
 
-pub use limits::{LimitsError, SearchLimits, SearchResult};
+pub use limits::{LimitsError, SearchLimits, SearchResult, TableUse};
 pub use player::Player;
 pub use registry::{
     check_player, create_player, option_matches, tables_in_use, PlayerError, PlayerInfo,

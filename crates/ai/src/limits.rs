@@ -238,6 +238,34 @@ pub struct SearchResult {
     pub depth: u32,
     /// The nodes visited: boards evaluated or moved.
     pub nodes: u64,
+    /// Whether an endgame table answered, and whether its move was played.
+    pub table: TableUse,
+}
+
+/// What an endgame table had to do with a move (see [`crate::endgame::WithTables`]).
+///
+/// ```
+/// use ai2048_ai::{SearchResult, TableUse};
+/// assert_eq!(SearchResult::default().table, TableUse::None);
+/// assert!(TableUse::Played.answered() && TableUse::Kept.answered());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TableUse {
+    /// No table matched the board (or the player has none).
+    #[default]
+    None,
+    /// A table matched the board, and the searched move stood.
+    Kept,
+    /// A table matched the board and its move was played instead of the searched one.
+    Played,
+}
+
+impl TableUse {
+    /// Whether a table matched the board.
+    #[must_use]
+    pub fn answered(self) -> bool {
+        self != TableUse::None
+    }
 }
 
 impl SearchResult {
@@ -267,6 +295,7 @@ impl SearchResult {
             dir_values,
             depth,
             nodes,
+            table: TableUse::None,
         }
     }
 }

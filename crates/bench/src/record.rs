@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 /// ```
 /// use ai2048_bench::GameRecord;
 /// let a = GameRecord { index: 3, seed: 42, score: 1200, max_tile: 128, moves: 150,
-///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01, nodes: 0 };
+///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01, nodes: 0,
+///                      table_answers: 0, table_moves: 0 };
 /// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, nodes: 7, ..a };
 /// assert!(a.same_outcome(&b));
 /// assert!(!a.same_outcome(&GameRecord { score: 1204, ..a }));
@@ -40,6 +41,13 @@ pub struct GameRecord {
     /// `ai2048_ai::SearchResult::nodes`).
     #[serde(default)]
     pub nodes: u64,
+    /// The moves where an endgame table matched the board (see
+    /// `ai2048_ai::TableUse`): 0 without tables.
+    #[serde(default)]
+    pub table_answers: u64,
+    /// Of those, the moves the table played instead of the searched move.
+    #[serde(default)]
+    pub table_moves: u64,
 }
 
 #[cfg(test)]
@@ -63,6 +71,8 @@ impl GameRecord {
             timed_out: false,
             max_ms_per_move: max_ms,
             nodes: 0,
+            table_answers: 0,
+            table_moves: 0,
         }
     }
 }

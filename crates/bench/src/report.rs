@@ -12,7 +12,8 @@ use crate::{text_table, LastColumn, Summary, REACH_FROM};
 /// ```
 /// use ai2048_bench::{format_summary, GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 500,
-///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1, nodes: 0 };
+///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1, nodes: 0,
+///     table_answers: 0, table_moves: 0 };
 /// let summary = Summary::from_records(&[game(7000, 512), game(16000, 1024)]).expect("games");
 /// let text = format_summary(&summary);
 /// assert!(text.contains("median"));
@@ -26,7 +27,7 @@ pub fn format_summary(s: &Summary) -> String {
         0 => "none".to_owned(),
         n => format!("{n} ({:.2}%)", percent(n as f64 / s.games as f64)),
     };
-    let block = [
+    let mut block = vec![
         ("games", s.games.to_string()),
         (
             "score",
@@ -65,6 +66,19 @@ pub fn format_summary(s: &Summary) -> String {
         ),
         ("timeouts", timeouts),
     ];
+    if s.table_answers > 0 {
+        let share = |n: u64| 100.0 * n as f64 / s.total_moves.max(1) as f64;
+        block.push((
+            "tables",
+            format!(
+                "matched {} moves ({:.2}%), played {} ({:.3}%) over the search",
+                s.table_answers,
+                share(s.table_answers),
+                s.table_moves,
+                share(s.table_moves)
+            ),
+        ));
+    }
     let key_width = block.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (key, value) in &block {
         let _ = writeln!(out, "{key:<key_width$}  {value}");

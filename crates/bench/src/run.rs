@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::create_player;
+use ai2048_ai::{create_player, TableUse};
 use ai2048_engine::{Board, Game, PlayError};
 
 use crate::config::{BenchConfig, BenchError};
@@ -86,6 +86,7 @@ pub fn play_game_watched(
     let mut last = Instant::now();
     let mut max_move = Duration::ZERO;
     let mut nodes = 0u64;
+    let (mut table_answers, mut table_moves) = (0u64, 0u64);
     let mut timed_out = false;
     // `is_over` is asked only when something else ends the loop: a player returns no
     // move exactly when the game is over, so the common path skips it.
@@ -109,6 +110,8 @@ pub fn play_game_watched(
         }
         let result = player.search(game.board(), &limits);
         nodes += result.nodes;
+        table_answers += u64::from(result.table.answered());
+        table_moves += u64::from(result.table == TableUse::Played);
         let Some(dir) = result.dir else {
             if game.is_over() {
                 break;
@@ -146,6 +149,8 @@ pub fn play_game_watched(
         timed_out,
         max_ms_per_move: max_move.as_secs_f64() * 1e3,
         nodes,
+        table_answers,
+        table_moves,
     }))
 }
 

@@ -26,7 +26,8 @@ pub struct TileReach {
 /// ```
 /// use ai2048_bench::{GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 100,
-///     seconds: 0.5, timed_out: false, max_ms_per_move: 1.0, nodes: 0 };
+///     seconds: 0.5, timed_out: false, max_ms_per_move: 1.0, nodes: 0,
+///     table_answers: 0, table_moves: 0 };
 /// let s = Summary::from_records(&[game(3000, 256), game(9000, 1024), game(6000, 512)])
 ///     .expect("some games");
 /// assert_eq!(s.games, 3);
@@ -69,6 +70,10 @@ pub struct Summary {
     pub total_nodes: u64,
     /// Nodes searched per second of one thread: all nodes over all games' time.
     pub nodes_per_sec: f64,
+    /// The moves where an endgame table matched the board, in all games.
+    pub table_answers: u64,
+    /// The moves an endgame table played instead of the search, in all games.
+    pub table_moves: u64,
     /// The games that ran out of time.
     pub timeouts: usize,
     /// For each tile from [`REACH_FROM`] up to `max_tile`, the games that reached it.
@@ -90,6 +95,8 @@ impl Summary {
         let total_seconds: f64 = records.iter().map(|r| r.seconds).sum();
         let total_nodes: u64 = records.iter().map(|r| r.nodes).sum();
         Some(Summary {
+            table_answers: records.iter().map(|r| r.table_answers).sum(),
+            table_moves: records.iter().map(|r| r.table_moves).sum(),
             total_nodes,
             nodes_per_sec: if total_seconds > 0.0 {
                 total_nodes as f64 / total_seconds
@@ -129,7 +136,8 @@ impl Summary {
     /// ```
     /// use ai2048_bench::{GameRecord, Summary};
     /// let game = GameRecord { index: 0, seed: 0, score: 20000, max_tile: 2048, moves: 900,
-    ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0 };
+    ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0,
+    ///     table_answers: 0, table_moves: 0 };
     /// let s = Summary::from_records(&[game]).expect("one game");
     /// assert_eq!(s.reach_of(2048).map(|r| r.share), Some(1.0));
     /// assert!(s.reach_of(4096).is_none());
@@ -208,7 +216,8 @@ pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
 /// ```
 /// use ai2048_bench::{reach_table, GameRecord};
 /// let game = |max_tile| GameRecord { index: 0, seed: 0, score: 0, max_tile, moves: 0,
-///     seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0 };
+///     seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0,
+///     table_answers: 0, table_moves: 0 };
 /// let games = [game(256), game(512), game(2048), game(2048)];
 /// let table = reach_table(&games, 512);
 /// let rows: Vec<_> = table.iter().map(|r| (r.tile, r.games)).collect();
