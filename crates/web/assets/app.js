@@ -521,6 +521,17 @@
 
   // ---- Start ---------------------------------------------------------------------
 
+  // The largest seed: 2^53 - 1, the largest whole number JavaScript (and the API) holds
+  // exactly. Seeds run to it, so their links have up to 16 digits.
+  const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+  // The seed `text` names (digits only), or undefined when it names none up to MAX_SEED:
+  // compared as a BigInt, so that no larger seed is rounded into a smaller one.
+  function parseSeed(text) {
+    if (!/^\d+$/.test(text) || BigInt(text) > BigInt(MAX_SEED)) return undefined;
+    return Number(text);
+  }
+
   ui.best.textContent = String(readBest());
   try {
     engine = await window.ai2048Engine.start();
@@ -546,8 +557,10 @@
   }
   await loadPlayers();
   const asked = new URLSearchParams(window.location.search).get('seed');
-  const seed = asked !== null && /^\d{1,15}$/.test(asked) ? Number(asked) : undefined;
-  if (asked !== null && seed === undefined) say(`?seed=${asked}: a seed is a whole number of at most 15 digits`);
+  const seed = asked === null ? undefined : parseSeed(asked);
+  if (asked !== null && seed === undefined) {
+    say(`?seed=${asked}: a seed is a whole number from 0 to ${MAX_SEED} (2^53 - 1)`);
+  }
   await newGame(seed);
   if (networkOffered && strongerWanted()) {
     ui.stronger.checked = true;

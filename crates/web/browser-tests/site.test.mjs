@@ -87,6 +87,30 @@ test('?seed=N starts the game of that seed, the same every time', async () => {
   await load();
 });
 
+test('a link with a 16-digit seed, up to 2^53 - 1, opens that game; a larger one is refused', async () => {
+  const largest = '9007199254740991'; // 2^53 - 1
+  for (const seed of [largest, '1234567890123456']) {
+    await page.goto(`${url}/?seed=${seed}`);
+    await page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready);
+    const state = await debug();
+    assert.equal(String(state.seed), seed);
+    assert.deepEqual(state.errors, []);
+    assert.match(await page.locator('#seed').innerText(), new RegExp(`game ${seed},`));
+    // The board is the module's game of that very seed.
+    const dealt = await page.evaluate(async (s) => {
+      const wasm = await import(new URL('pkg/ai2048_wasm.js', document.baseURI).href);
+      await wasm.default({ module_or_path: new URL('pkg/ai2048_wasm_bg.wasm', document.baseURI) });
+      return JSON.parse(wasm.new_game(`{"seed":${s}}`));
+    }, seed);
+    assert.equal(String(dealt.seed), seed);
+    assert.deepEqual(state.board, dealt.board);
+  }
+  await page.goto(`${url}/?seed=9007199254740992`);
+  await page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready);
+  assert.match((await debug()).errors.join(' '), /\?seed=9007199254740992: a seed is a whole number from 0 to 9007199254740991/);
+  await load();
+});
+
 test('the keys move the tiles', async () => {
   const { moves } = await debug();
   for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
