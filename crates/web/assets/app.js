@@ -28,6 +28,7 @@
     speed: $('speed'), stats: $('ai-stats'), hintValues: $('hint-values'), message: $('message'),
     stronger: $('stronger'), strongerBox: $('stronger-box'), networkProgress: $('network-progress'),
     networkStatus: $('network-status'), footerEngine: $('footer-engine'),
+    update: $('update'), updateReload: $('update-reload'),
   };
 
   // The game as the server last described it, and the boards before it for undo;
@@ -552,8 +553,16 @@
     });
   }
   if (engine.kind === 'wasm' && 'serviceWorker' in navigator && window.isSecureContext) {
-    // Offline after one visit: sw.js keeps the site's files.
+    // Offline after one visit: sw.js keeps the site's files. It serves this page from
+    // the version of the site it started with; when a new version takes over, the page
+    // goes on with its own and offers the new one on a reload.
     navigator.serviceWorker.register('sw.js').catch(() => {});
+    if (navigator.serviceWorker.controller) {
+      navigator.serviceWorker.addEventListener('controllerchange', () => {
+        ui.update.hidden = false;
+      });
+      ui.updateReload.addEventListener('click', () => window.location.reload());
+    }
   }
   await loadPlayers();
   const asked = new URLSearchParams(window.location.search).get('seed');

@@ -12,7 +12,10 @@
 // screenshot goes (default target/web-artifacts); CHROMIUM, the browser.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { ARTIFACTS, ROOT, launch, serveStatic } from './browser.mjs';
@@ -230,6 +233,106 @@ test('the site reloads and plays offline', async () => {
     await page.locator('#hint-values').waitFor({ state: 'visible' });
   } finally {
     await context.setOffline(false);
+  }
+});
+
+// The files the service worker keeps (sw.js's FILES but './', network.json aside).
+const KEPT = [
+  'index.html', 'style.css', 'app.js', 'engine.js', 'network.js', 'worker.js', 'ranked.js',
+  'ranked.css', 'favicon.svg', 'pkg/ai2048_wasm.js', 'pkg/ai2048_wasm_bg.wasm',
+];
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+// Deploys a changed site into `dir`, as a new build would: every file the service
+// worker keeps differs (the module's binary by a custom section of its own), the
+// worker and the module's glue say `__deploy = 2`, and sw.js has the new version.
+function deployAgain(dir) {
+  const append = (file, text) => appendFileSync(path.join(dir, file), text);
+  for (const file of ['style.css', 'app.js', 'engine.js', 'network.js', 'ranked.js', 'ranked.css']) {
+    append(file, '\n/* deploy 2 */\n');
+  }
+  append('index.html', '<!-- deploy 2 -->\n');
+  append('favicon.svg', '<!-- deploy 2 -->\n');
+  append('worker.js', '\nself.__deploy = 2;\n');
+  append('pkg/ai2048_wasm.js', '\nexport const __deploy = 2;\n');
+  // A custom section "deploy" holding "2": id 0, size 8, the name's length and name, "2".
+  append('pkg/ai2048_wasm_bg.wasm', Buffer.from([0, 8, 6, ...Buffer.from('deploy'), 0x32]));
+  execFileSync(path.join(ROOT, 'scripts/stamp-site'), [dir], { stdio: 'ignore' });
+}
+
+// The SHA-256 of each of KEPT as `where` (a page, or a worker) fetches it.
+function fetchedHashes(where) {
+  return where.evaluate(async (files) => {
+    const hex = (digest) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+    const out = {};
+    for (const file of files) {
+      const bytes = await (await fetch(new URL(file, self.location.href))).arrayBuffer();
+      out[file] = hex(await crypto.subtle.digest('SHA-256', bytes));
+    }
+    return out;
+  }, KEPT);
+}
+
+test('a new deploy under an open page mixes no versions: the page and its workers keep theirs, a reload takes the new one whole', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ai2048-deploy-'));
+  cpSync(SITE, dir, { recursive: true, filter: (src) => !src.endsWith('network.np') });
+  const deployed = await serveStatic(dir);
+  const other = await launch(); // a profile of its own: a service worker of its own
+  try {
+    const open = async () => {
+      await other.page.goto(`${deployed.url}/`);
+      await other.page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready, null, { timeout: 60_000 });
+    };
+    const hint = async () => {
+      await other.page.click('#hint');
+      await other.page.locator('#hint-values').waitFor({ state: 'visible' });
+    };
+    await open();
+    await other.page.waitForFunction(async () => (await navigator.serviceWorker.ready).active !== null);
+    await open(); // now served by the service worker
+    assert.ok(await other.page.evaluate(() => navigator.serviceWorker.controller !== null));
+    const first = Object.fromEntries(KEPT.map((f) => [f, sha256(readFileSync(path.join(dir, f)))]));
+    deployAgain(dir);
+    const second = Object.fromEntries(KEPT.map((f) => [f, sha256(readFileSync(path.join(dir, f)))]));
+    for (const file of KEPT) assert.notEqual(first[file], second[file], file);
+
+    // The page checks for an update (as the browser does by itself) and the new
+    // version takes over the service worker, under the open page.
+    await other.page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await other.page.locator('#update').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual(await fetchedHashes(other.page), first, 'the open page is served its own version');
+    // A worker it starts now is of its version, with the module of its version.
+    const started = other.page.waitForEvent('worker');
+    await other.page.evaluate(() => {
+      window.__probe = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
+    });
+    const probe = await started;
+    await probe.evaluate(() => import(new URL('pkg/ai2048_wasm.js', self.location.href).href));
+    assert.equal(await probe.evaluate(() => self.__deploy), undefined, 'the old worker.js');
+    assert.equal(await probe.evaluate(async () => (await import(new URL('pkg/ai2048_wasm.js', self.location.href).href)).__deploy), undefined, 'the old module');
+    assert.deepEqual(await fetchedHashes(probe), first, 'the worker is served the page\'s version');
+    await other.page.evaluate(() => window.__probe.terminate());
+    await hint(); // and the AI plays on
+
+    // A reload takes the new version, whole.
+    const reloaded = other.page.waitForEvent('worker');
+    await other.page.click('#update-reload');
+    await other.page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready, null, { timeout: 60_000 });
+    assert.deepEqual(await fetchedHashes(other.page), second, 'the reloaded page is served the new version');
+    const worker = await reloaded;
+    assert.equal(await worker.evaluate(() => self.__deploy), 2, 'the new worker.js');
+    assert.deepEqual(await fetchedHashes(worker), second);
+    assert.equal(await other.page.locator('#update').isVisible(), false);
+    await hint();
+    // The old version's files are dropped once no page uses them.
+    await open();
+    await other.page.waitForFunction(async () => (await caches.keys())
+      .filter((k) => k.startsWith('ai2048-site-') && k !== 'ai2048-site-clients').length === 1, null, { timeout: 10_000 });
+    assert.deepEqual(other.errors, [], 'the page logged no error');
+  } finally {
+    await other.close();
+    deployed.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
