@@ -452,6 +452,10 @@
 
   // For tests and the curious: the AI's answer to a search request, as the page asks it.
   debug.best = (request) => engine.best(request);
+  // How many times the AI's workers decoded the network (the WebAssembly engine), and
+  // what the worker at work says of itself: {decodes, instances} of its module.
+  debug.decodes = () => (engine.network ? engine.network.decodes : 0);
+  debug.workerStats = () => (engine.stats ? engine.stats() : null);
 
   // Buttons keep no focus, so that the arrow keys always play.
   for (const button of document.querySelectorAll('button')) {
@@ -478,27 +482,25 @@
     }
   }
 
-  // Downloads (or takes from the cache) the network, checks it and gives it to the AI.
+  // Has the AI's worker take the network (from the cache, or downloaded), check it and
+  // decode it.
   async function loadNetwork() {
     ui.stronger.disabled = true;
     ui.networkProgress.hidden = false;
     ui.networkProgress.removeAttribute('value');
     ui.networkStatus.textContent = 'Loading the network…';
     try {
-      const started = performance.now();
-      const file = await window.ai2048Network.fetch((received, total) => {
+      const manifest = await window.ai2048Network.manifest();
+      if (!manifest) throw new Error('this site has no network file');
+      const info = await engine.network.load(manifest, (received, total) => {
         ui.networkProgress.max = total;
         ui.networkProgress.value = received;
         const mb = (n) => (n / 1e6).toFixed(1);
-        ui.networkStatus.textContent = `Downloading the network: ${mb(received)} of ${mb(total)} MB`;
+        ui.networkStatus.textContent = received < total
+          ? `Downloading the network: ${mb(received)} of ${mb(total)} MB`
+          : 'Reading the network…';
       });
-      const fetched = performance.now();
-      ui.networkStatus.textContent = 'Reading the network…';
-      const info = await engine.network.load(file.bytes);
-      const loaded = performance.now();
-      debug.network = {
-        ...info, cached: file.cached, fetchMs: fetched - started, loadMs: loaded - fetched,
-      };
+      debug.network = info;
       ui.networkStatus.textContent = `The AI plays with the network (${(info.games / 1e6).toFixed(2)} M games of training).`;
       rememberStronger(true);
     } catch (e) {

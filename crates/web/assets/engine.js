@@ -3,8 +3,10 @@
 //
 // - "wasm": the engine and the AI compiled to WebAssembly (pkg/, built by
 //   scripts/build-site). A move is answered at once on the page's own thread; the
-//   AI searches in a Web Worker (worker.js), so the page never waits on it, and a
-//   search that is no longer wanted is cancelled by ending that worker.
+//   AI searches in a Web Worker (worker.js), so the page never waits on it. The
+//   worker owns the built-in network (it reads and decodes it itself); a search that
+//   is no longer wanted is dropped, its answer ignored, and the worker and its
+//   network stay.
 // - "server": `ai2048 serve`'s API (/api/new, /api/step, /api/best, /api/players).
 //
 // The same seed makes the same game on both: the wasm module is the server's Rust.
@@ -80,50 +82,75 @@ window.ai2048Engine = (() => {
     const wasm = await import(new URL('pkg/ai2048_wasm.js', base).href);
     await wasm.default({ module_or_path: new URL('pkg/ai2048_wasm_bg.wasm', base) });
 
+    // The AI's worker (worker.js) answers one request at a time: the others wait here,
+    // in `queue`, so that a cancelled one that waits is never sent at all.
     let worker = null;
-    let ready = null; // resolves once the worker has its module (and network)
-    const pending = new Map(); // id -> {resolve, reject}
+    let sent = null; // the request the worker has: {message, resolve, reject, progress, cancelled}
+    let queue = [];
     let nextId = 1;
-    let networkBytes = null; // the network file the worker plays with, if any
     let networkInfo = null;
+    let decodes = 0; // the networks decoded, in every worker so far
 
-    function post(message, transfer) {
-      const id = nextId;
-      nextId += 1;
+    function pump() {
+      if (sent || queue.length === 0) return;
+      sent = queue.shift();
+      worker.postMessage(sent.message);
+    }
+
+    // `message` for the worker: its answer's data. `cancellable`: a search, which
+    // cancel() drops.
+    function request(message, { cancellable = false, progress = null } = {}) {
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ ...message, id }, transfer || []);
+        queue.push({
+          message: { ...message, id: nextId }, resolve, reject, progress, cancellable, cancelled: false,
+        });
+        nextId += 1;
+        pump();
       });
     }
 
-    function failAll(error) {
-      for (const { reject } of pending.values()) reject(error);
-      pending.clear();
-    }
+    const cancelledError = () => new EngineError('the search was cancelled', 409, 0);
 
     function startWorker() {
-      worker = new Worker(new URL('worker.js', base), { type: 'module' });
-      worker.onmessage = (event) => {
-        const { id, data, error } = event.data;
-        const waiting = pending.get(id);
-        if (!waiting) return;
-        pending.delete(id);
-        if (error) waiting.reject(new EngineError(error, 400, 1));
-        else waiting.resolve(data);
+      const mine = new Worker(new URL('worker.js', base), { type: 'module' });
+      worker = mine;
+      mine.onmessage = (event) => {
+        if (mine !== worker) return;
+        const { id, data, error, progress } = event.data;
+        if (!sent || sent.message.id !== id) return;
+        if (progress) {
+          if (sent.progress) sent.progress(...progress);
+          return;
+        }
+        const answered = sent;
+        sent = null;
+        if (!answered.cancelled) {
+          if (error) answered.reject(new EngineError(error, 400, 1));
+          else answered.resolve(data);
+        }
+        pump();
       };
-      worker.onerror = (event) => {
-        failAll(new EngineError(`the AI's worker failed: ${event.message || 'unknown error'}`, 500, 1));
+      mine.onerror = (event) => {
+        if (mine !== worker) return;
+        const failed = new EngineError(`the AI's worker failed: ${event.message || 'unknown error'}`, 500, 1);
+        if (sent && !sent.cancelled) sent.reject(failed);
+        sent = null;
+        for (const waiting of queue) waiting.reject(failed);
+        queue = [];
       };
-      ready = post({ op: 'init' }).then(() => (networkBytes
-        ? post({ op: 'network', bytes: networkBytes.slice(0) })
-        : null));
-      // A network that no longer loads (it cannot, once it loaded) leaves the AI on
-      // the heuristic rather than stuck.
-      ready = ready.catch(() => null);
+    }
+
+    // A fresh worker, with no network: what the old one had under way is cancelled.
+    function restartWorker() {
+      worker.terminate();
+      if (sent && !sent.cancelled) sent.reject(cancelledError());
+      sent = null;
+      startWorker();
+      pump();
     }
 
     startWorker();
-    await ready;
+    await request({ op: 'init' });
 
     return {
       kind: 'wasm',
@@ -135,43 +162,49 @@ window.ai2048Engine = (() => {
         return answer(wasm.new_game, { seed: (random[0] & 0x1fffff) * 2 ** 32 + random[1] });
       },
       step: async (request) => answer(wasm.step, request),
-      best: async (request) => {
-        await ready;
-        return post({ op: 'best', line: JSON.stringify({ op: 'best', ...request }) });
-      },
+      best: (search) => request({ op: 'best', line: JSON.stringify({ op: 'best', ...search }) }, { cancellable: true }),
+      // For tests: the worker's own count of the networks it decoded, and of the
+      // instances of the module it made.
+      stats: () => request({ op: 'stats' }),
       players: async () => {
         const info = JSON.parse(wasm.players());
         info.network = networkInfo !== null;
         return info;
       },
-      // Ends the search under way, if any: its worker is replaced by a fresh one,
-      // which loads the module (and the network) again.
+      // Drops the searches asked for: those waiting are never sent, and the answer of
+      // the one under way (it ends within its time) is ignored. The worker, and the
+      // network it has decoded, stay.
       cancel() {
-        if (pending.size === 0) return;
-        worker.terminate();
-        failAll(new EngineError('the search was cancelled', 409, 0));
-        startWorker();
+        queue = queue.filter((waiting) => {
+          if (waiting.cancellable) waiting.reject(cancelledError());
+          return !waiting.cancellable;
+        });
+        if (sent && sent.cancellable && !sent.cancelled) {
+          sent.cancelled = true;
+          sent.reject(cancelledError());
+        }
       },
-      // The built-in network: `load(bytes)` gives the worker the file's bytes (an
-      // ArrayBuffer of nets/default.np), `unload()` goes back to the heuristic.
+      // The built-in network, which the worker reads and decodes itself: `load(m,
+      // progress)` for network.json's description `m` ({file, bytes, sha256}), telling
+      // `progress(received, total)` while it downloads; `unload()` goes back to the
+      // heuristic (with a fresh worker); `decodes` counts the networks decoded.
       network: {
-        async load(bytes) {
-          await ready;
-          const info = await post({ op: 'network', bytes: bytes.slice(0) });
-          networkBytes = bytes;
+        async load(m, progress) {
+          const info = await request({ op: 'network', manifest: m }, { progress });
+          decodes += 1;
           networkInfo = info;
           return info;
         },
         async unload() {
-          networkBytes = null;
           networkInfo = null;
-          worker.terminate();
-          failAll(new EngineError('the search was cancelled', 409, 0));
-          startWorker();
-          await ready;
+          restartWorker();
+          await request({ op: 'init' });
         },
         get loaded() {
           return networkInfo;
+        },
+        get decodes() {
+          return decodes;
         },
       },
     };

@@ -2,9 +2,10 @@
 // static file server (python3 -m http.server) with no ai2048 process anywhere: it plays
 // with the keys, the AI plays in a Web Worker without freezing the page, a new game
 // cancels a search under way, autoplay with the hand-made heuristic reaches 2048, the
-// network downloads with its progress, is checked, cached and played with, and the
-// site reloads offline. No request goes to /api/. Speed figures are printed for the
-// README (lines starting "figure:").
+// network downloads with its progress, is checked, cached and played with, an undo or
+// a new game mid-search keeps the network the AI's worker decoded, the site reloads
+// offline, and a deploy under an open page mixes no versions. No request goes to
+// /api/. Speed figures are printed for the README (lines starting "figure:").
 //
 // Environment: SITE_DIR, the built site (default target/site); SPEED_FILE, the native
 // searches to time the browser's against (default target/wasm/speed.json, from
@@ -218,6 +219,40 @@ test('a second visit reads the network from the cache', async () => {
   assert.equal(network.cached, true);
   assert.equal(await page.locator('#stronger').isChecked(), true);
   console.log(`figure: network from the cache ${network.fetchMs.toFixed(0)} ms, decode ${network.loadMs.toFixed(0)} ms`);
+});
+
+test('an undo or a new game mid-search keeps the network: the next search decodes nothing', async () => {
+  await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
+  const decodes = await page.evaluate(() => window.__ai2048.decodes());
+  assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()), { decodes: 1, instances: 1 });
+  for (const cancel of ['#undo', '#new-game']) {
+    if (cancel === '#undo') {
+      const { moves } = await debug();
+      for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
+        await page.keyboard.press(key);
+        await page.waitForTimeout(150);
+        if ((await debug()).moves > moves) break;
+      }
+      assert.equal(await page.locator('#undo').isDisabled(), false);
+    }
+    await page.selectOption('#ai-time', '1000');
+    await page.click('#hint');
+    await page.waitForTimeout(200);
+    const clicked = Date.now();
+    await page.click(cancel);
+    await page.waitForFunction(() => !document.getElementById('hint').disabled, null, { timeout: 900 });
+    // The next search: by the same worker, with the network it decoded before.
+    await page.selectOption('#ai-time', '10');
+    await page.click('#hint');
+    await page.locator('#hint-values').waitFor({ state: 'visible' });
+    const answered = Date.now() - clicked;
+    console.log(`figure: ${cancel.slice(1)} during a 1 s search with the network, to the next search's answer: ${answered} ms`);
+    assert.equal(await page.evaluate(() => window.__ai2048.decodes()), decodes, 'no network decoded again');
+    assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()), { decodes: 1, instances: 1 }, 'the same worker');
+    assert.ok((await debug()).lastSearch.nodes > 0);
+    assert.ok(answered < 2500, `${answered} ms`);
+  }
+  assert.deepEqual((await debug()).errors, []);
 });
 
 test('the site reloads and plays offline', async () => {
