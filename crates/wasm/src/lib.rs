@@ -26,7 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use ai2048_ai::ntuple::{builtin, install_builtin, packed_info, NTupleNetwork};
 use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
@@ -40,6 +40,43 @@ use wasm_bindgen::prelude::wasm_bindgen;
 thread_local! {
     /// The engine session: it keeps the players it creates, as the server's do.
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// Set by [`panic_next_request`]: the next [`engine`] request panics.
+    static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };
+    /// What the last panic said, and where ([`last_panic`]).
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Keeps each panic's message for [`last_panic`] (in WebAssembly a panic's message
+/// goes nowhere else), then goes on as the panic would have.
+fn keep_panic_messages() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = LAST_PANIC.try_with(|last| {
+                if let Ok(mut last) = last.try_borrow_mut() {
+                    *last = Some(info.to_string());
+                }
+            });
+            previous(info);
+        }));
+    });
+}
+
+/// What the last panic of this instance said, and where, if one happened: the page
+/// reads it from an instance that a panic left unusable, to say what went wrong.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+#[must_use]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.with(|last| last.borrow().clone())
+}
+
+/// For tests of the page's recovery: the next [`engine`] request panics, as a bug in
+/// the search would (in WebAssembly a panic aborts: the instance traps and is left
+/// unusable, so the page must make a new one). Nothing else sets it.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn panic_next_request() {
+    PANIC_NEXT.with(|flag| flag.set(true));
 }
 
 fn error(message: impl Into<String>) -> String {
@@ -73,6 +110,11 @@ pub fn step(request: &str) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn engine(line: &str) -> String {
+    keep_panic_messages();
+    assert!(
+        !PANIC_NEXT.with(|flag| flag.replace(false)),
+        "a panic asked for by panic_next_request"
+    );
     if let Some(refused) = refusal(line) {
         return error(refused);
     }
@@ -120,6 +162,7 @@ fn option_refusal(key: &str, value: &str) -> Option<String> {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn load_network(bytes: &[u8]) -> String {
+    keep_panic_messages();
     let info = match packed_info(bytes) {
         Ok(info) => info,
         Err(e) => return error(format!("the network file: {e}")),
@@ -213,6 +256,22 @@ mod tests {
             r#"{"op":"best","board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]],"ai":"greedy:eval=network"}"#,
         );
         assert!(best.contains(r#""dir":"#), "{best}");
+    }
+
+    #[test]
+    fn a_panic_asked_for_comes_once() {
+        panic_next_request();
+        let request = r#"{"op":"legal","board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,2]]}"#;
+        assert!(std::panic::catch_unwind(|| engine(request)).is_err());
+        let said = last_panic().expect("the panic's message is kept");
+        assert!(
+            said.contains("a panic asked for by panic_next_request"),
+            "{said}"
+        );
+        assert!(
+            engine(request).contains("dirs"),
+            "the next request is answered"
+        );
     }
 
     #[test]

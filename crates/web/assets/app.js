@@ -456,6 +456,8 @@
   // what the worker at work says of itself: {decodes, instances} of its module.
   debug.decodes = () => (engine.network ? engine.network.decodes : 0);
   debug.workerStats = () => (engine.stats ? engine.stats() : null);
+  // For tests: the next search of the AI's module panics (the worker recovers).
+  debug.panicNextSearch = () => engine.panicNextSearch();
 
   // Buttons keep no focus, so that the arrow keys always play.
   for (const button of document.querySelectorAll('button')) {
@@ -501,7 +503,8 @@
           : 'Reading the network…';
       });
       debug.network = info;
-      ui.networkStatus.textContent = `The AI plays with the network (${(info.games / 1e6).toFixed(2)} M games of training).`;
+      ui.networkStatus.textContent = `The AI plays with the network (${(info.games / 1e6).toFixed(2)} M games of training).`
+        + (info.unkept ? ` It is not kept for your next visit: ${info.unkept}.` : '');
       rememberStronger(true);
     } catch (e) {
       ui.stronger.checked = false;
@@ -543,6 +546,9 @@
     return;
   }
   debug.engine = engine.kind;
+  if (engine.onCrash) {
+    engine.onCrash((what) => say(`${what}; it started again, with the network it had, and plays on.`));
+  }
   ui.footerEngine.textContent = engine.kind === 'wasm'
     ? 'in your browser, compiled to WebAssembly'
     : 'on the ai2048 serve server';

@@ -90,6 +90,7 @@ window.ai2048Engine = (() => {
     let nextId = 1;
     let networkInfo = null;
     let decodes = 0; // the networks decoded, in every worker so far
+    let crashed = () => {}; // told when the worker's module panicked (and started again)
 
     function pump() {
       if (sent || queue.length === 0) return;
@@ -122,6 +123,7 @@ window.ai2048Engine = (() => {
           if (sent.progress) sent.progress(...progress);
           return;
         }
+        if (event.data.crashed) crashed(event.data.crashed);
         const answered = sent;
         sent = null;
         if (!answered.cancelled) {
@@ -164,8 +166,14 @@ window.ai2048Engine = (() => {
       step: async (request) => answer(wasm.step, request),
       best: (search) => request({ op: 'best', line: JSON.stringify({ op: 'best', ...search }) }, { cancellable: true }),
       // For tests: the worker's own count of the networks it decoded, and of the
-      // instances of the module it made.
+      // instances of the module it made; and a panic of the module's next search.
       stats: () => request({ op: 'stats' }),
+      panicNextSearch: () => request({ op: 'panic' }),
+      // `tell(text)` is told when the worker's module panicked: the worker made a new
+      // instance of it, with the network, and asked the request again.
+      onCrash(tell) {
+        crashed = tell;
+      },
       players: async () => {
         const info = JSON.parse(wasm.players());
         info.network = networkInfo !== null;

@@ -12,8 +12,15 @@
 //   [received, total]} as it comes), checked and decoded: answered with the module's
 //   {games, weights, bytes, checksum} and {cached, fetchMs, loadMs, decodes};
 // - {id, op: "best", line}: a request of the engine protocol;
-// - {id, op: "stats"}: {decodes, instances}, for tests.
-// Each is answered {id, data} or {id, error}.
+// - {id, op: "stats"}: {decodes, instances}, for tests;
+// - {id, op: "panic"}: for tests, the module's next search panics.
+// Each is answered {id, data} or {id, error}; with `crashed` (the error's text) when
+// the module panicked on the way.
+//
+// A panic in WebAssembly traps and leaves the instance unusable: the worker then makes
+// a new instance of the module, decodes the network into it again (from the cache, or
+// from its own copy when the cache could not keep the file), and asks the request
+// again, once.
 const base = new URL('.', import.meta.url);
 const CACHE = 'ai2048-network';
 
@@ -23,6 +30,9 @@ let wasm = null;
 let instances = 0;
 // How many times a network was decoded in this worker.
 let decodes = 0;
+// The network the AI plays with: network.json's description, and the file's bytes
+// when the Cache API could not keep them.
+let network = null;
 
 async function compile() {
   const url = new URL('pkg/ai2048_wasm_bg.wasm', base);
@@ -118,12 +128,23 @@ async function networkFile(m, progress) {
   }
   if (!response.ok) throw new Error(`the network file: the server answered ${response.status}`);
   const bytes = await checked(await download(response, m.bytes, progress), m);
+  let unkept = null;
   if (cache) {
-    // Older networks (and copies kept under the file's plain name) go.
-    for (const old of await cache.keys()) await cache.delete(old);
-    await cache.put(key, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }));
+    try {
+      // Older networks (and copies kept under the file's plain name) go.
+      for (const old of await cache.keys()) await cache.delete(old);
+      await cache.put(key, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }));
+    } catch (e) {
+      // A full quota (QuotaExceededError) fails the keeping, not the download: the
+      // AI plays with the file all the same, and the page says why it is not kept.
+      unkept = e && e.name === 'QuotaExceededError'
+        ? "the browser's storage for this site is full"
+        : `the browser's cache refused it (${e && e.message ? e.message : e})`;
+    }
+  } else {
+    unkept = 'this page has no Cache API (not a secure context)';
   }
-  return { bytes, cached: false };
+  return { bytes, cached: false, unkept };
 }
 
 async function loadNetwork(id, m) {
@@ -132,9 +153,24 @@ async function loadNetwork(id, m) {
   const fetched = performance.now();
   const info = answer(wasm.load_network(new Uint8Array(file.bytes)));
   decodes += 1;
+  network = { manifest: m, bytes: file.unkept ? file.bytes : null };
   return {
-    ...info, cached: file.cached, fetchMs: fetched - begun, loadMs: performance.now() - fetched, decodes,
+    ...info,
+    cached: file.cached,
+    unkept: file.unkept || null,
+    fetchMs: fetched - begun,
+    loadMs: performance.now() - fetched,
+    decodes,
   };
+}
+
+// After a panic: a new instance, with the network it had.
+async function recover() {
+  await instantiate();
+  if (!network) return;
+  const bytes = network.bytes || (await networkFile(network.manifest, () => {})).bytes;
+  answer(wasm.load_network(new Uint8Array(bytes)));
+  decodes += 1;
 }
 
 async function handle(message) {
@@ -144,15 +180,44 @@ async function handle(message) {
     case 'network': return loadNetwork(message.id, message.manifest);
     case 'best': return answer(wasm.engine(message.line));
     case 'stats': return { decodes, instances };
+    case 'panic': wasm.panic_next_request(); return {};
     default: throw new Error(`unknown request ${message.op} for the AI's worker`);
   }
 }
 
+const text = (e) => (e && e.message ? e.message : String(e));
+
 self.onmessage = async (event) => {
   const { id } = event.data;
-  try {
-    self.postMessage({ id, data: await handle(event.data) });
-  } catch (e) {
-    self.postMessage({ id, error: e && e.message ? e.message : String(e) });
+  let crashed = null;
+  for (;;) {
+    try {
+      self.postMessage({ id, data: await handle(event.data), crashed });
+      return;
+    } catch (e) {
+      // A panic traps (RuntimeError); anything else is the request's own error.
+      if (!(e instanceof WebAssembly.RuntimeError)) {
+        self.postMessage({ id, error: text(e), crashed });
+        return;
+      }
+      const again = crashed !== null;
+      let said = null;
+      try {
+        said = wasm.last_panic(); // the panic's message, kept by the module
+      } catch (_) {
+        said = null;
+      }
+      crashed = `the AI's module crashed (${said ? said.replace(/\s+/g, ' ') : `${e.name}: ${text(e)}`})`;
+      try {
+        await recover();
+      } catch (failed) {
+        self.postMessage({ id, error: `${crashed}, and cannot start again: ${text(failed)}`, crashed });
+        return;
+      }
+      if (again) {
+        self.postMessage({ id, error: `${crashed} twice on this request`, crashed });
+        return;
+      }
+    }
   }
 };

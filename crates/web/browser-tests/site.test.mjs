@@ -3,8 +3,9 @@
 // with the keys, the AI plays in a Web Worker without freezing the page, a new game
 // cancels a search under way, autoplay with the hand-made heuristic reaches 2048, the
 // network downloads with its progress, is checked, cached and played with, an undo or
-// a new game mid-search keeps the network the AI's worker decoded, the site reloads
-// offline, and a deploy under an open page mixes no versions. No request goes to
+// a new game mid-search keeps the network the AI's worker decoded, the AI plays on
+// after its module panics, the site reloads offline, a deploy under an open page mixes
+// no versions, and a full storage quota does not fail the network. No request goes to
 // /api/. Speed figures are printed for the README (lines starting "figure:").
 //
 // Environment: SITE_DIR, the built site (default target/site); SPEED_FILE, the native
@@ -255,6 +256,30 @@ test('an undo or a new game mid-search keeps the network: the next search decode
   assert.deepEqual((await debug()).errors, []);
 });
 
+test('after a panic of the module the AI plays on, with its network', async () => {
+  await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
+  const stats = await page.evaluate(() => window.__ai2048.workerStats());
+  await page.click('#new-game');
+  await page.selectOption('#ai-time', '10');
+  await page.locator('#speed').fill('10');
+  await page.click('#autoplay');
+  const start = (await debug()).aiMoves;
+  await page.waitForFunction((n) => window.__ai2048.aiMoves >= n, start + 5, { timeout: 60_000 });
+  await page.evaluate(() => window.__ai2048.panicNextSearch());
+  await page.waitForFunction(() => window.__ai2048.errors.some((e) => e.includes('crashed')), null, { timeout: 10_000 });
+  const crashedAt = (await debug()).aiMoves;
+  await page.waitForFunction((n) => window.__ai2048.aiMoves >= n, crashedAt + 30, { timeout: 60_000 });
+  await page.click('#autoplay');
+  const { errors } = await debug();
+  assert.equal(errors.length, 1, errors.join('; '));
+  assert.match(errors[0], /^the AI's module crashed \(panicked at .*: a panic asked for by panic_next_request\); it started again, with the network it had, and plays on\.$/);
+  // A new instance of the module, with the network decoded into it again.
+  assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()),
+    { decodes: stats.decodes + 1, instances: stats.instances + 1 });
+  const search = (await debug()).lastSearch;
+  assert.ok(search.nodes > 0 && search.dir, JSON.stringify(search));
+});
+
 test('the site reloads and plays offline', async () => {
   // The service worker has the site's files once it controls the page.
   await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller, null, { timeout: 30_000 });
@@ -368,6 +393,38 @@ test('a new deploy under an open page mixes no versions: the page and its worker
     await other.close();
     deployed.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a full storage quota keeps the network out of the cache, not out of the AI', async () => {
+  const other = await launch(); // a profile of its own: an empty cache
+  try {
+    await other.page.goto(`${url}/`);
+    await other.page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready, null, { timeout: 60_000 });
+    // Room for the site's files, not for the network.
+    const cdp = await other.context.newCDPSession(other.page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: url, quotaSize: 10_000_000 });
+    for (let visit = 0; visit < 2; visit += 1) {
+      if (visit > 0) {
+        await other.page.reload();
+        await other.page.waitForFunction(() => window.__ai2048 && window.__ai2048.ready, null, { timeout: 60_000 });
+      } else {
+        await other.page.check('#stronger');
+      }
+      await other.page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
+      const { network, errors } = await other.page.evaluate(() => JSON.parse(JSON.stringify(window.__ai2048)));
+      assert.equal(network.cached, false, 'downloaded again: the cache could not keep it');
+      assert.equal(network.unkept, "the browser's storage for this site is full");
+      assert.deepEqual(errors, []);
+      assert.match(await other.page.locator('#network-status').innerText(),
+        /The AI plays with the network .* It is not kept for your next visit: the browser's storage for this site is full\./);
+      await other.page.selectOption('#ai-time', '10');
+      await other.page.click('#hint');
+      await other.page.locator('#hint-values').waitFor({ state: 'visible' });
+    }
+    assert.deepEqual(other.errors, []);
+  } finally {
+    await other.close();
   }
 });
 
