@@ -3,6 +3,15 @@
 // leaderboard with a link to each game's replay. Names are always set as text
 // (textContent), never as HTML.
 //
+// Nothing is lost to a bad connection or a reload (issue 38):
+// - A move whose request fails (no answer: the network, or the server restarting) or
+//   that the server asks to wait for (429, 503) is sent again, the same move at the
+//   same turn, after 0.5, 1, 2, 4 and 8 s (or the server's Retry-After): the server
+//   answers a move sent again with its first answer and applies it once, so a move
+//   whose answer was lost is neither lost nor played twice.
+// - The running game's id is kept in localStorage beside the player's token: a reload
+//   asks the server for the game as it stands (GET /api/ranked/G) and plays on.
+//
 // The API is on this page's server, or at the address of
 // <meta name="ai2048-scores-api" content="https://..."> (a static site: that server
 // then needs `ai2048 serve --allow-origin` for this site's origin).
@@ -27,23 +36,67 @@
     return;
   }
 
-  let player = null; // {name, token}
-  try { player = JSON.parse(localStorage.getItem('ai2048-ranked-player') || 'null'); } catch (_) { player = null; }
+  const PLAYER_KEY = 'ai2048-ranked-player';
+  const GAME_KEY = 'ai2048-ranked-game';
+  const stored = (key) => {
+    try { return JSON.parse(localStorage.getItem(key) || 'null'); } catch (_) { return null; }
+  };
+  const store = (key, value) => {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch (_) {
+      // No storage (a private window): it lasts as long as the page.
+    }
+  };
+  let player = stored(PLAYER_KEY); // {name, token}
   let game = null; // {id, board, score, turn, over}
   let busy = false;
 
+  // The answer of one request: {status, data}; status 0 when no answer came.
   async function call(method, path, body) {
     const headers = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (player && player.token) headers.Authorization = `Bearer ${player.token}`;
-    const response = await fetch(API + path, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let response;
+    try {
+      response = await fetch(API + path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      return { status: 0, data: { error: 'the scores server cannot be reached' }, retryAfter: null };
+    }
     const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-    return { status: response.status, data };
+    const retryAfter = Number(response.headers.get('Retry-After')) || null;
+    return { status: response.status, data, retryAfter };
+  }
+
+  const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // `call`, sent again after each of RETRY_MS while no answer comes, or the server
+  // asks to wait (429, 503: after its Retry-After when it says one). For requests the
+  // server answers the same when they come twice: a move (at its turn) and reads.
+  async function retried(method, path, body) {
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await call(method, path, body);
+      const again = answer.status === 0 || answer.status === 429 || answer.status === 503;
+      if (!again || attempt >= RETRY_MS.length) {
+        if (attempt > 0 && !again) say('Connected again.');
+        return answer;
+      }
+      const wait = answer.retryAfter ? 1000 * answer.retryAfter : RETRY_MS[attempt];
+      say(`${answer.data.error || `HTTP ${answer.status}`}: trying again in ${Math.ceil(wait / 1000)} s…`);
+      await sleep(wait);
+    }
   }
 
   function say(text) { ui.status.textContent = text; }
+
+  // The running game, kept for a reload; forgotten once it is over.
+  function keepGame() {
+    store(GAME_KEY, game && !game.over && player ? { id: game.id, player: player.name } : null);
+  }
 
   function showPlayer() {
     ui.who.textContent = player ? `Playing as ${player.name}` : 'Choose a name to play ranked games.';
@@ -70,7 +123,8 @@
     const { status, data } = await call('POST', '/api/players', { name });
     if (status === 201) {
       player = { name: data.name, token: data.token };
-      localStorage.setItem('ai2048-ranked-player', JSON.stringify(player));
+      store(PLAYER_KEY, player);
+      store(GAME_KEY, null);
       say(`Registered as ${data.name}.`);
     } else {
       say(data.error || `HTTP ${status}`);
@@ -82,15 +136,35 @@
     const { status, data } = await call('POST', '/api/ranked');
     if (status !== 201) { say(data.error || `HTTP ${status}`); return; }
     game = data;
+    keepGame();
     say('Ranked game: every move is saved (no undo). Use the arrow keys.');
     draw();
+  }
+
+  // The running game of before a reload, as the server has it now.
+  async function resume() {
+    const kept = stored(GAME_KEY);
+    if (!kept || !player || kept.player !== player.name) return;
+    const { status, data } = await retried('GET', `/api/ranked/${encodeURIComponent(kept.id)}`);
+    if (status === 200 && data.player === player.name && !data.over) {
+      game = { id: data.id, board: data.board, score: data.score, turn: data.turn, over: data.over };
+      say(`Your ranked game goes on at move ${data.turn}, ${data.score} points. Use the arrow keys.`);
+      draw();
+      return;
+    }
+    if (status === 0) {
+      say(`${data.error}: reload to go on with your ranked game.`);
+      return;
+    }
+    if (status === 200 && data.over) say(`Your last ranked game is over: ${data.score} points, saved.`);
+    store(GAME_KEY, null);
   }
 
   async function move(dir) {
     if (!game || game.over || busy) return;
     busy = true;
     try {
-      const { status, data } = await call('POST', `/api/ranked/${game.id}/move`, { dir, turn: game.turn, ai: false });
+      const { status, data } = await retried('POST', `/api/ranked/${game.id}/move`, { dir, turn: game.turn, ai: false });
       if (status === 200) {
         Object.assign(game, { board: data.board, score: data.score, turn: data.turn, over: data.over });
         if (data.over) {
@@ -100,9 +174,12 @@
       } else if (status === 409 && data.game) {
         Object.assign(game, data.game);
         say(data.error);
+      } else if (status === 0) {
+        say(`${data.error}: the move was not played; press it again.`);
       } else {
         say(data.error || `HTTP ${status}`);
       }
+      keepGame();
       draw();
     } finally {
       busy = false;
@@ -111,7 +188,7 @@
 
   async function loadLeaders() {
     const human = ui.human.checked ? '&human=true' : '';
-    const { status, data } = await call('GET', `/api/leaderboard?limit=20${human}`);
+    const { status, data } = await retried('GET', `/api/leaderboard?limit=20${human}`);
     ui.leaders.replaceChildren();
     if (status !== 200) { say(data.error || `HTTP ${status}`); return; }
     for (const entry of data.entries) {
@@ -148,5 +225,6 @@
   window.ai2048Ranked = { move, state: () => game };
   showPlayer();
   draw();
+  resume();
   loadLeaders();
 })();

@@ -1,7 +1,8 @@
 // The page of `ai2048 serve` in a real headless Chromium: it loads, keys move the
 // tiles, the hint shows four values, autoplay plays legal moves, 2048 shows "You win!"
-// with "Keep going" as the original game does, and screenshots are saved for people
-// to look at.
+// with "Keep going" as the original game does, a ranked game is played out, resumed
+// after a reload and loses no move to a lost answer or to going offline, and
+// screenshots are saved for people to look at.
 //
 // Environment: AI2048_BIN, the ai2048 binary (default target/debug/ai2048 from the
 // repository root); AI2048_ARTIFACTS, where the screenshot goes (default
@@ -279,6 +280,22 @@ test('autoplay stops at "You win!" and goes on after "Keep going"', async () => 
   assert.deepEqual(pageErrors, [], 'the page logged no error');
 });
 
+// Plays the ranked game out through the page (the first direction that moves, as the
+// keys would): the game as it ends.
+function playOut() {
+  return page.evaluate(async () => {
+    const dirs = ['left', 'down', 'right', 'up'];
+    for (let moves = 0; moves < 5000 && !window.ai2048Ranked.state().over; moves++) {
+      const turn = window.ai2048Ranked.state().turn;
+      for (const dir of dirs) {
+        await window.ai2048Ranked.move(dir);
+        if (window.ai2048Ranked.state().turn !== turn || window.ai2048Ranked.state().over) break;
+      }
+    }
+    return window.ai2048Ranked.state();
+  });
+}
+
 test('a ranked game: register, play to the end, see it on the leaderboard; names are text', async () => {
   await page.goto(url);
   // A name written as HTML is refused, and the refusal shows as text.
@@ -293,18 +310,7 @@ test('a ranked game: register, play to the end, see it on the leaderboard; names
   await page.waitForFunction((n) => document.querySelector('#ranked-who').textContent === `Playing as ${n}`, name);
   await page.click('#ranked-start');
   await page.waitForFunction(() => window.ai2048Ranked.state() !== null);
-  // Play it out through the page (the first direction that moves, as the keys would).
-  const final = await page.evaluate(async () => {
-    const dirs = ['left', 'down', 'right', 'up'];
-    for (let moves = 0; moves < 5000 && !window.ai2048Ranked.state().over; moves++) {
-      const turn = window.ai2048Ranked.state().turn;
-      for (const dir of dirs) {
-        await window.ai2048Ranked.move(dir);
-        if (window.ai2048Ranked.state().turn !== turn || window.ai2048Ranked.state().over) break;
-      }
-    }
-    return window.ai2048Ranked.state();
-  });
+  const final = await playOut();
   assert.equal(final.over, true, 'the ranked game ended');
   await page.waitForFunction(() => document.querySelector('#ranked-status').textContent.startsWith('Game over'));
   // The board the page shows is the server's.
@@ -325,4 +331,101 @@ test('a ranked game: register, play to the end, see it on the leaderboard; names
   assert.match(await replay.text(), /^ai2048-replay 1\nseed \d+\n/);
   // The browser logs the refused name's 400; nothing else.
   assert.deepEqual(pageErrors.filter((e) => !/status of 400/.test(e)), []);
+});
+
+// Whether `dir` changes `board` (a line moves when a tile has an empty cell, or its
+// equal, ahead of it in the direction of the move).
+function moves(board, dir) {
+  const lines = [];
+  for (let i = 0; i < 4; i++) {
+    const row = board[i];
+    const col = board.map((r) => r[i]);
+    if (dir === 'left') lines.push(row);
+    if (dir === 'right') lines.push([...row].reverse());
+    if (dir === 'up') lines.push(col);
+    if (dir === 'down') lines.push([...col].reverse());
+  }
+  return lines.some((line) => line.some((v, i) => i < 3
+    && ((v === 0 && line[i + 1] !== 0) || (v !== 0 && v === line[i + 1]))));
+}
+
+// The game as the server has it.
+async function serverGame(id) {
+  const response = await fetch(`${url}/api/ranked/${id}`);
+  assert.equal(response.status, 200);
+  return response.json();
+}
+
+test('a ranked game goes on after a reload; a move whose answer is lost, or sent offline, is sent again and played once', async () => {
+  await page.goto(url);
+  // The player registered by the test before is kept.
+  await page.waitForFunction(() => document.querySelector('#ranked-who').textContent.startsWith('Playing as'));
+  await page.click('#ranked-start');
+  await page.waitForFunction(() => window.ai2048Ranked.state() !== null && !window.ai2048Ranked.state().over);
+  const movable = () => page.evaluate(() => window.ai2048Ranked.state())
+    .then((g) => ['left', 'down', 'right', 'up'].find((d) => moves(g.board, d)));
+  for (let turn = 0; turn < 3; turn++) {
+    await page.evaluate((d) => window.ai2048Ranked.move(d), await movable());
+  }
+  const played = await page.evaluate(() => window.ai2048Ranked.state());
+  assert.equal(played.turn, 3);
+
+  // A reload: the page asks the server for its game, and plays on.
+  await page.reload();
+  await page.waitForFunction((id) => window.ai2048Ranked && window.ai2048Ranked.state()
+    && window.ai2048Ranked.state().id === id, played.id);
+  const resumed = await page.evaluate(() => window.ai2048Ranked.state());
+  for (const key of ['id', 'board', 'score', 'turn', 'over']) assert.deepEqual(resumed[key], played[key], key);
+  assert.match(await page.locator('#ranked-status').innerText(), /Your ranked game goes on at move 3/);
+  const shown = await page.$$eval('#ranked-board .ranked-cell', (cells) => cells.map((c) => Number(c.textContent || 0)));
+  assert.deepEqual(shown, played.board.flat());
+
+  // The server plays the move, but its answer is lost on the way back: the page sends
+  // the same move again, and the server answers it as before, played once.
+  let sent = 0;
+  await page.route('**/api/ranked/*/move', async (route) => {
+    sent += 1;
+    if (sent === 1) {
+      await route.fetch();
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  const dir = await movable();
+  const before = await serverGame(played.id);
+  await page.evaluate((d) => window.ai2048Ranked.move(d), dir);
+  await page.unroute('**/api/ranked/*/move');
+  assert.equal(sent, 2, 'the move was sent again');
+  let after = await serverGame(played.id);
+  assert.equal(after.turn, before.turn + 1, 'played once');
+  let state = await page.evaluate(() => window.ai2048Ranked.state());
+  assert.equal(state.turn, after.turn);
+  assert.deepEqual(state.board, after.board);
+  assert.match(await page.locator('#ranked-status').innerText(), /Connected again/);
+
+  // Offline for a while: the move waits, is sent again once the network is back, and
+  // is played once.
+  const offline = await movable();
+  await browser.context.setOffline(true);
+  const moving = page.evaluate((d) => window.ai2048Ranked.move(d), offline);
+  await page.waitForFunction(() => /trying again in/.test(document.querySelector('#ranked-status').textContent));
+  await page.waitForTimeout(1200);
+  await browser.context.setOffline(false);
+  await moving;
+  after = await serverGame(played.id);
+  assert.equal(after.turn, before.turn + 2, 'played once');
+  state = await page.evaluate(() => window.ai2048Ranked.state());
+  assert.deepEqual(state.board, after.board);
+
+  // Played out, the game is forgotten: a reload resumes nothing.
+  await playOut();
+  assert.equal((await serverGame(played.id)).over, true);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#ranked-who').textContent.startsWith('Playing as'));
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.ai2048Ranked.state()), null);
+  assert.equal(await page.evaluate(() => localStorage.getItem('ai2048-ranked-game')), null);
+  // The lost answer and the offline requests are the only failures the browser logs.
+  assert.deepEqual(pageErrors.filter((e) => !/status of 400|ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
 });
