@@ -547,7 +547,7 @@
   }
   debug.engine = engine.kind;
   if (engine.onCrash) {
-    engine.onCrash((what) => say(`${what}; it started again, with the network it had, and plays on.`));
+    engine.onCrash(say);
   }
   ui.footerEngine.textContent = engine.kind === 'wasm'
     ? 'in your browser, compiled to WebAssembly'

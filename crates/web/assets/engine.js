@@ -89,28 +89,40 @@ window.ai2048Engine = (() => {
     let queue = [];
     let nextId = 1;
     let networkInfo = null;
+    let manifest = null; // network.json's description of the network loaded, for a new worker
     let decodes = 0; // the networks decoded, in every worker so far
-    let crashed = () => {}; // told when the worker's module panicked (and started again)
+    let crashed = () => {}; // told when the worker's module panicked, or the worker failed
+    let failures = 0; // the worker's failures since it last answered
+    const MAX_FAILURES = 3;
 
     function pump() {
-      if (sent || queue.length === 0) return;
+      if (sent || queue.length === 0 || !worker) return;
       sent = queue.shift();
       worker.postMessage(sent.message);
     }
 
-    // `message` for the worker: its answer's data. `cancellable`: a search, which
-    // cancel() drops.
-    function request(message, { cancellable = false, progress = null } = {}) {
+    // A request for the worker: `message`, and what to do with its answer's data.
+    // `cancellable`: a search, which cancel() drops.
+    function entry(message, resolve, reject, { cancellable = false, progress = null } = {}) {
+      nextId += 1;
+      return {
+        message: { ...message, id: nextId - 1 }, resolve, reject, progress, cancellable, cancelled: false,
+      };
+    }
+
+    function request(message, options) {
       return new Promise((resolve, reject) => {
-        queue.push({
-          message: { ...message, id: nextId }, resolve, reject, progress, cancellable, cancelled: false,
-        });
-        nextId += 1;
+        if (!worker) {
+          reject(new EngineError("the AI's worker failed too often: reload the page", 500, 1));
+          return;
+        }
+        queue.push(entry(message, resolve, reject, options));
         pump();
       });
     }
 
     const cancelledError = () => new EngineError('the search was cancelled', 409, 0);
+    const withNetwork = () => (manifest ? ' with the network it had' : '');
 
     function startWorker() {
       const mine = new Worker(new URL('worker.js', base), { type: 'module' });
@@ -123,7 +135,10 @@ window.ai2048Engine = (() => {
           if (sent.progress) sent.progress(...progress);
           return;
         }
-        if (event.data.crashed) crashed(event.data.crashed);
+        failures = 0;
+        if (event.data.crashed) {
+          crashed(`The AI's module crashed (${event.data.crashed}); it started again${withNetwork()}, and the AI plays on.`);
+        }
         const answered = sent;
         sent = null;
         if (!answered.cancelled) {
@@ -132,19 +147,43 @@ window.ai2048Engine = (() => {
         }
         pump();
       };
+      // An error the worker did not catch (its script, or its memory): a new worker,
+      // given the network again, is asked what the old one had under way.
       mine.onerror = (event) => {
         if (mine !== worker) return;
-        const failed = new EngineError(`the AI's worker failed: ${event.message || 'unknown error'}`, 500, 1);
-        if (sent && !sent.cancelled) sent.reject(failed);
+        event.preventDefault();
+        const what = `The AI's worker failed (${event.message || 'unknown error'})`;
+        mine.terminate();
+        failures += 1;
+        if (failures > MAX_FAILURES) {
+          worker = null;
+          const failed = new EngineError(`${what} ${failures} times in a row: reload the page`, 500, 1);
+          for (const waiting of sent ? [sent, ...queue] : queue) waiting.reject(failed);
+          sent = null;
+          queue = [];
+          return;
+        }
+        crashed(`${what}; a new one took its place${withNetwork()}, and the AI plays on.`);
+        if (sent && !sent.cancelled) queue.unshift(sent);
         sent = null;
-        for (const waiting of queue) waiting.reject(failed);
-        queue = [];
+        if (manifest) {
+          const again = manifest;
+          queue.unshift(entry({ op: 'network', manifest: again }, () => {
+            decodes += 1;
+          }, (e) => {
+            networkInfo = null;
+            manifest = null;
+            crashed(`The network could not be loaded again (${e.message}): the AI plays with the hand-made heuristic.`);
+          }));
+        }
+        startWorker();
+        pump();
       };
     }
 
     // A fresh worker, with no network: what the old one had under way is cancelled.
     function restartWorker() {
-      worker.terminate();
+      if (worker) worker.terminate();
       if (sent && !sent.cancelled) sent.reject(cancelledError());
       sent = null;
       startWorker();
@@ -169,8 +208,9 @@ window.ai2048Engine = (() => {
       // instances of the module it made; and a panic of the module's next search.
       stats: () => request({ op: 'stats' }),
       panicNextSearch: () => request({ op: 'panic' }),
-      // `tell(text)` is told when the worker's module panicked: the worker made a new
-      // instance of it, with the network, and asked the request again.
+      // `tell(text)` is told when the worker's module panicked (the worker made a new
+      // instance of it, with the network, and asked the request again), or the worker
+      // itself failed (a new worker took its place, given the network again).
       onCrash(tell) {
         crashed = tell;
       },
@@ -201,10 +241,12 @@ window.ai2048Engine = (() => {
           const info = await request({ op: 'network', manifest: m }, { progress });
           decodes += 1;
           networkInfo = info;
+          manifest = m;
           return info;
         },
         async unload() {
           networkInfo = null;
+          manifest = null;
           restartWorker();
           await request({ op: 'init' });
         },

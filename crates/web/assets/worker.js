@@ -14,8 +14,8 @@
 // - {id, op: "best", line}: a request of the engine protocol;
 // - {id, op: "stats"}: {decodes, instances}, for tests;
 // - {id, op: "panic"}: for tests, the module's next search panics.
-// Each is answered {id, data} or {id, error}; with `crashed` (the error's text) when
-// the module panicked on the way.
+// Each is answered {id, data} or {id, error}; with `crashed` (the panic's message)
+// when the module panicked on the way.
 //
 // A panic in WebAssembly traps and leaves the instance unusable: the worker then makes
 // a new instance of the module, decodes the network into it again (from the cache, or
@@ -207,15 +207,15 @@ self.onmessage = async (event) => {
       } catch (_) {
         said = null;
       }
-      crashed = `the AI's module crashed (${said ? said.replace(/\s+/g, ' ') : `${e.name}: ${text(e)}`})`;
+      crashed = said ? said.replace(/\s+/g, ' ') : `${e.name}: ${text(e)}`;
       try {
         await recover();
       } catch (failed) {
-        self.postMessage({ id, error: `${crashed}, and cannot start again: ${text(failed)}`, crashed });
+        self.postMessage({ id, error: `the AI's module crashed (${crashed}), and cannot start again: ${text(failed)}` });
         return;
       }
       if (again) {
-        self.postMessage({ id, error: `${crashed} twice on this request`, crashed });
+        self.postMessage({ id, error: `the AI's module crashed twice on this request (${crashed})`, crashed });
         return;
       }
     }

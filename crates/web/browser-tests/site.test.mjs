@@ -256,7 +256,7 @@ test('an undo or a new game mid-search keeps the network: the next search decode
   assert.deepEqual((await debug()).errors, []);
 });
 
-test('after a panic of the module the AI plays on, with its network', async () => {
+test('after a panic of the module, or a failure of its worker, the AI plays on with its network', async () => {
   await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
   const stats = await page.evaluate(() => window.__ai2048.workerStats());
   await page.click('#new-game');
@@ -272,12 +272,29 @@ test('after a panic of the module the AI plays on, with its network', async () =
   await page.click('#autoplay');
   const { errors } = await debug();
   assert.equal(errors.length, 1, errors.join('; '));
-  assert.match(errors[0], /^the AI's module crashed \(panicked at .*: a panic asked for by panic_next_request\); it started again, with the network it had, and plays on\.$/);
+  assert.match(errors[0], /^The AI's module crashed \(panicked at .*: a panic asked for by panic_next_request\); it started again with the network it had, and the AI plays on\.$/);
   // A new instance of the module, with the network decoded into it again.
   assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()),
     { decodes: stats.decodes + 1, instances: stats.instances + 1 });
   const search = (await debug()).lastSearch;
   assert.ok(search.nodes > 0 && search.dir, JSON.stringify(search));
+
+  // The worker itself fails (an error it does not catch): a new worker takes its
+  // place, is given the network again, and the AI plays on.
+  const decodes = await page.evaluate(() => window.__ai2048.decodes());
+  const worker = page.workers().filter((w) => w.url().endsWith('/worker.js')).pop();
+  await page.click('#autoplay');
+  await page.waitForFunction((n) => window.__ai2048.aiMoves >= n, crashedAt + 35, { timeout: 60_000 });
+  await worker.evaluate(() => setTimeout(() => { throw new Error('a failure asked for by the test'); }, 0));
+  await page.waitForFunction(() => window.__ai2048.errors.length === 2, null, { timeout: 10_000 });
+  const failedAt = (await debug()).aiMoves;
+  await page.waitForFunction((n) => window.__ai2048.aiMoves >= n, failedAt + 30, { timeout: 60_000 });
+  await page.click('#autoplay');
+  const after = (await debug()).errors;
+  assert.equal(after.length, 2, after.join('; '));
+  assert.match(after[1], /^The AI's worker failed \(.*a failure asked for by the test\); a new one took its place with the network it had, and the AI plays on\.$/);
+  assert.equal(await page.evaluate(() => window.__ai2048.decodes()), decodes + 1);
+  assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()), { decodes: 1, instances: 1 }, 'a new worker');
 });
 
 test('the site reloads and plays offline', async () => {
