@@ -40,7 +40,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 thread_local! {
     /// The engine session: it keeps the players it creates, as the server's do.
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
-    /// Set by [`panic_next_request`]: the next [`engine`] request panics.
+    /// Set by [`panic_next_request`]: the next request panics.
     static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };
     /// What the last panic said, and where ([`last_panic`]).
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -71,12 +71,22 @@ pub fn last_panic() -> Option<String> {
     LAST_PANIC.with(|last| last.borrow().clone())
 }
 
-/// For tests of the page's recovery: the next [`engine`] request panics, as a bug in
-/// the search would (in WebAssembly a panic aborts: the instance traps and is left
-/// unusable, so the page must make a new one). Nothing else sets it.
+/// For tests of the page's recovery: the next request ([`new_game`], [`step`] or
+/// [`engine`]) panics, as a bug would (in WebAssembly a panic aborts: the instance
+/// traps and is left unusable, so the page must make a new one). Nothing else sets it.
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn panic_next_request() {
     PANIC_NEXT.with(|flag| flag.set(true));
+}
+
+/// Panics if [`panic_next_request`] asked for it, once; and keeps every panic's
+/// message for [`last_panic`].
+fn panic_if_asked() {
+    keep_panic_messages();
+    assert!(
+        !PANIC_NEXT.with(|flag| flag.replace(false)),
+        "a panic asked for by panic_next_request"
+    );
 }
 
 fn error(message: impl Into<String>) -> String {
@@ -87,6 +97,7 @@ fn error(message: impl Into<String>) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn new_game(request: &str) -> String {
+    panic_if_asked();
     match object(request, "new").and_then(|fields| page::new_game(&fields)) {
         Ok(answer) => answer.to_string(),
         Err(e) => error(e),
@@ -98,6 +109,7 @@ pub fn new_game(request: &str) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn step(request: &str) -> String {
+    panic_if_asked();
     match object(request, "step").and_then(|fields| page::step(&fields)) {
         Ok(answer) => answer.to_string(),
         Err(e) => error(e),
@@ -110,11 +122,7 @@ pub fn step(request: &str) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
 pub fn engine(line: &str) -> String {
-    keep_panic_messages();
-    assert!(
-        !PANIC_NEXT.with(|flag| flag.replace(false)),
-        "a panic asked for by panic_next_request"
-    );
+    panic_if_asked();
     if let Some(refused) = refusal(line) {
         return error(refused);
     }

@@ -456,8 +456,10 @@
   // what the worker at work says of itself: {decodes, instances} of its module.
   debug.decodes = () => (engine.network ? engine.network.decodes : 0);
   debug.workerStats = () => (engine.stats ? engine.stats() : null);
-  // For tests: the next search of the AI's module panics (the worker recovers).
+  // For tests: the next search of the AI's module panics (the worker recovers), or
+  // the next move of the page's own instance of the module (the engine recovers).
   debug.panicNextSearch = () => engine.panicNextSearch();
+  debug.panicNextMove = () => engine.panicNextMove();
 
   // Buttons keep no focus, so that the arrow keys always play.
   for (const button of document.querySelectorAll('button')) {

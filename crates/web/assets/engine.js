@@ -78,9 +78,18 @@ window.ai2048Engine = (() => {
     return data;
   }
 
+  // The module's glue, of a fresh instance of the module: the `instance`th (its glue
+  // imported anew for each, so that each has a state of its own).
+  async function wasmInstance(instance) {
+    const glue = await import(new URL(`pkg/ai2048_wasm.js${instance > 1 ? `?instance=${instance}` : ''}`, base).href);
+    await glue.default({ module_or_path: new URL('pkg/ai2048_wasm_bg.wasm', base) });
+    return glue;
+  }
+
   async function wasmEngine() {
-    const wasm = await import(new URL('pkg/ai2048_wasm.js', base).href);
-    await wasm.default({ module_or_path: new URL('pkg/ai2048_wasm_bg.wasm', base) });
+    // The page's own instance of the module, for new games and moves.
+    let wasm = await wasmInstance(1);
+    let instances = 1;
 
     // The AI's worker (worker.js) answers one request at a time: the others wait here,
     // in `queue`, so that a cancelled one that waits is never sent at all.
@@ -193,21 +202,44 @@ window.ai2048Engine = (() => {
     startWorker();
     await request({ op: 'init' });
 
+    // The answer of the page's instance to `request` for function `name`. A panic
+    // traps the instance and leaves it unusable: a new instance answers again (a new
+    // game and a move are the same from any instance: all they need is the request).
+    async function onPage(name, request) {
+      try {
+        return answer(wasm[name], request);
+      } catch (e) {
+        if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+        let said = null;
+        try {
+          said = wasm.last_panic();
+        } catch (_) {
+          said = null;
+        }
+        instances += 1;
+        wasm = await wasmInstance(instances);
+        crashed(`The game's module crashed (${said ? said.replace(/\s+/g, ' ') : `${e.name}: ${e.message}`}); it started again, and the game goes on.`);
+        return answer(wasm[name], request);
+      }
+    }
+
     return {
       kind: 'wasm',
       newGame: async (seed) => {
-        if (seed !== undefined) return answer(wasm.new_game, { seed });
+        if (seed !== undefined) return onPage('new_game', { seed });
         const random = new Uint32Array(2);
         crypto.getRandomValues(random);
         // A seed the API takes: below 2^53.
-        return answer(wasm.new_game, { seed: (random[0] & 0x1fffff) * 2 ** 32 + random[1] });
+        return onPage('new_game', { seed: (random[0] & 0x1fffff) * 2 ** 32 + random[1] });
       },
-      step: async (request) => answer(wasm.step, request),
+      step: (request) => onPage('step', request),
       best: (search) => request({ op: 'best', line: JSON.stringify({ op: 'best', ...search }) }, { cancellable: true }),
       // For tests: the worker's own count of the networks it decoded, and of the
       // instances of the module it made; and a panic of the module's next search.
       stats: () => request({ op: 'stats' }),
       panicNextSearch: () => request({ op: 'panic' }),
+      // For tests: the page's instance panics at its next request (a move).
+      panicNextMove: () => wasm.panic_next_request(),
       // `tell(text)` is told when the worker's module panicked (the worker made a new
       // instance of it, with the network, and asked the request again), or the worker
       // itself failed (a new worker took its place, given the network again).

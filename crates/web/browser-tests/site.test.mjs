@@ -116,14 +116,19 @@ test('a link with a 16-digit seed, up to 2^53 - 1, opens that game; a larger one
   await load();
 });
 
-test('the keys move the tiles', async () => {
-  const { moves } = await debug();
+// Presses the arrow keys until one moves the board: the page's state before and after.
+async function pressUntilMoved() {
+  const before = await debug();
   for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
     await page.keyboard.press(key);
     await page.waitForTimeout(150);
-    if ((await debug()).moves > moves) break;
+    if ((await debug()).moves > before.moves) break;
   }
-  const state = await debug();
+  return { before, after: await debug() };
+}
+
+test('the keys move the tiles', async () => {
+  const { before: { moves }, after: state } = await pressUntilMoved();
   assert.ok(state.moves > moves, 'a key moved the board');
   assert.equal(state.board.flat().filter((v) => v).length >= 2, true);
 });
@@ -228,12 +233,7 @@ test('an undo or a new game mid-search keeps the network: the next search decode
   assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()), { decodes: 1, instances: 1 });
   for (const cancel of ['#undo', '#new-game']) {
     if (cancel === '#undo') {
-      const { moves } = await debug();
-      for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
-        await page.keyboard.press(key);
-        await page.waitForTimeout(150);
-        if ((await debug()).moves > moves) break;
-      }
+      await pressUntilMoved();
       assert.equal(await page.locator('#undo').isDisabled(), false);
     }
     await page.selectOption('#ai-time', '1000');
@@ -256,7 +256,7 @@ test('an undo or a new game mid-search keeps the network: the next search decode
   assert.deepEqual((await debug()).errors, []);
 });
 
-test('after a panic of the module, or a failure of its worker, the AI plays on with its network', async () => {
+test('after a panic of the module, or a failure of its worker, the AI plays on with its network, and the game goes on', async () => {
   await page.waitForFunction(() => window.__ai2048.network, null, { timeout: 120_000 });
   const stats = await page.evaluate(() => window.__ai2048.workerStats());
   await page.click('#new-game');
@@ -295,6 +295,16 @@ test('after a panic of the module, or a failure of its worker, the AI plays on w
   assert.match(after[1], /^The AI's worker failed \(.*a failure asked for by the test\); a new one took its place with the network it had, and the AI plays on\.$/);
   assert.equal(await page.evaluate(() => window.__ai2048.decodes()), decodes + 1);
   assert.deepEqual(await page.evaluate(() => window.__ai2048.workerStats()), { decodes: 1, instances: 1 }, 'a new worker');
+
+  // The page's own instance of the module (moves and new games) panics at a move: a
+  // new instance plays it, and the game goes on.
+  await page.evaluate(() => window.__ai2048.panicNextMove());
+  const { before: { moves }, after: played } = await pressUntilMoved();
+  assert.ok(played.moves > moves, 'the move was played');
+  assert.equal(played.errors.length, 3, played.errors.join('; '));
+  assert.match(played.errors[2], /^The game's module crashed \(panicked at .*: a panic asked for by panic_next_request\); it started again, and the game goes on\.$/);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowUp');
 });
 
 test('the site reloads and plays offline', async () => {
