@@ -721,6 +721,10 @@ pub struct ServeArgs {
     /// A ranked game with no move for this many seconds ends as it stands, and counts.
     #[arg(long, default_value_t = 86_400, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub abandon_after: u64,
+    /// Ranked games one player may have open at once; past it, a new game gets 409
+    /// until one ends (played out, ended with POST /api/ranked/G/end, or abandoned).
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_open_games: u32,
     /// SQLite: flush every move to the disk before answering it, so that it survives
     /// a power cut too (every move survives a crash of the server without it); slower.
     #[arg(long)]

@@ -190,7 +190,9 @@ fn allowed_methods(path: &str) -> &'static str {
     let ranked = path.strip_prefix("/api/ranked/");
     if path == "/api/players" {
         "GET, POST"
-    } else if ranked.is_some_and(|rest| rest.ends_with("/move")) || path == "/api/ranked" {
+    } else if ranked.is_some_and(|rest| rest.ends_with("/move") || rest.ends_with("/end"))
+        || path == "/api/ranked"
+    {
         "POST"
     } else if ranked.is_some()
         || path.starts_with("/api/players/")

@@ -152,6 +152,7 @@ pub fn router_with_scores(
             .route("/api/ranked", post(s::create_game))
             .route("/api/ranked/{id}", get(s::show_game))
             .route("/api/ranked/{id}/move", post(s::play))
+            .route("/api/ranked/{id}/end", post(s::end_game))
             .route("/api/ranked/{id}/replay", get(s::replay))
             .route("/api/leaderboard", get(s::leaderboard));
     } else {

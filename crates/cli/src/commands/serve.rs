@@ -78,6 +78,7 @@ fn scores_config(args: &ServeArgs) -> Result<Option<ScoresConfig>> {
             moves: Rate::per_second(args.moves_per_second),
         },
         abandon_after: Duration::from_secs(args.abandon_after),
+        max_open_games: args.max_open_games,
         allow_origins: args.allow_origin.clone(),
         sqlite_full_sync: args.sqlite_full_sync,
     }))
@@ -145,6 +146,16 @@ mod tests {
         assert!(args::<ServeArgs>(&[]).trusted_proxy.is_empty());
         let e = parse_args::<ServeArgs>(&["--trusted-proxy", "10.0.0.0/40"]).unwrap_err();
         assert!(e.to_string().contains("is not an address range"), "{e}");
+    }
+
+    #[test]
+    fn open_games_are_capped_at_five_by_default() {
+        use crate::args::{parse_args, testing::args};
+        assert_eq!(args::<ServeArgs>(&[]).max_open_games, 5);
+        let a: ServeArgs = args(&["--max-open-games", "1", "--db", "none"]);
+        assert_eq!(a.max_open_games, 1);
+        let e = parse_args::<ServeArgs>(&["--max-open-games", "0"]).unwrap_err();
+        assert!(e.to_string().contains("0 is not in 1.."), "{e}");
     }
 
     #[test]

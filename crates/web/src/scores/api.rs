@@ -16,7 +16,7 @@ use axum::Extension;
 use serde_json::{json, Map, Value};
 
 use super::clock::{now_ms, rfc3339};
-use super::db::{DbError, Finished, GameRow, MoveRow, MoveUpdate};
+use super::db::{DbError, Finished, GameRow, MoveRow, MoveUpdate, NewGame, OpenLimit};
 use super::limits::Action;
 use super::names::{check_name, name_key};
 use super::tokens::{new_game_id, new_spawn_key, new_token, token_hash};
@@ -179,10 +179,22 @@ pub async fn create_game(
     let game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key))
         .map_err(|e| internal(e.to_string()))?;
     let board = game.board();
-    scores
-        .db
-        .create_game(&id, &player, 0, Some(&key), board, now_ms())
-        .await?;
+    let now = now_ms();
+    let limit = OpenLimit {
+        max: u64::from(scores.config.max_open_games.max(1)),
+        active_since: now - scores.idle_ms() + 1,
+    };
+    let game_row = NewGame {
+        id: &id,
+        player_key: &player,
+        seed: 0,
+        spawn_key: Some(&key),
+        board,
+        at: now,
+    };
+    if let Err(open) = scores.db.create_game(&game_row, Some(limit)).await? {
+        return Err(too_many_open(scores, open));
+    }
     let spawns: Vec<Value> = game.start_spawns().iter().map(|&s| spawn_json(s)).collect();
     Ok(created(&json!({
         "id": id,
@@ -192,6 +204,22 @@ pub async fn create_game(
         "over": board.is_over(),
         "spawns": spawns,
     })))
+}
+
+/// The 409 of a player with as many open games as a player may have: which they
+/// are, and how to end one.
+fn too_many_open(scores: &Scores, open: Vec<String>) -> ApiError {
+    let message = format!(
+        "you have {} open ranked games, the most a player may have ({}): finish one, \
+         end one with POST /api/ranked/G/end, or leave one without a move for {} s, \
+         after which it ends as abandoned",
+        open.len(),
+        scores.config.max_open_games.max(1),
+        scores.config.abandon_after.as_secs()
+    );
+    let mut fields = Map::new();
+    fields.insert("open_games".to_owned(), open.into());
+    ApiError::new(StatusCode::CONFLICT, message).with_fields(fields)
 }
 
 /// The answer of a handler: its response, or the error's.
@@ -379,23 +407,12 @@ fn retried(game: &GameRow, dir: Dir, turn: u64, ai: bool) -> Option<Response> {
 /// `POST /api/ranked/G/move`: `{"dir": D, "turn": T, "ai": bool}`.
 pub async fn play(
     State(app): State<AppState>,
-    Segment(id): Segment,
-    client: Client,
+    OwnGame { scores, game }: OwnGame,
     headers: HeaderMap,
     body: Body,
 ) -> Reply {
-    let scores = limited(&app, Action::Move, &client)?;
-    let hash = bearer_hash(&headers)?;
-    let game = load_game(scores, &id).await?;
-    if game.token_hash != hash {
-        return Err(match scores.db.player_by_token(&hash).await? {
-            None => unauthorized("unknown token: no player has it"),
-            Some(_) => ApiError::new(
-                StatusCode::FORBIDDEN,
-                format!("game {id} is not yours: it is {}'s", game.player),
-            ),
-        });
-    }
+    let scores = &*scores;
+    let id = game.id.clone();
     let fields = fields(&app, &headers, body, "move", &["dir", "turn", "ai"]).await?;
     let (dir, turn, ai) = read_move(&fields)?;
     if let Some(answer) = retried(&game, dir, turn, ai) {
@@ -464,6 +481,7 @@ fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
     if game.over {
         let why = match game.end_reason.as_deref() {
             Some("abandoned") => "it was abandoned (no move for too long)",
+            Some("resigned") => "its player ended it",
             _ => "no move is left",
         };
         return Err(conflict(format!("the game is over: {why}"), game));
@@ -478,6 +496,52 @@ fn check_playable(game: &GameRow, turn: u64) -> Result<(), ApiError> {
         ));
     }
     Ok(())
+}
+
+/// `POST /api/ranked/G/end`: the player ends their game as it stands (it counts, as
+/// an abandoned game does); the game once over, as `GET /api/ranked/G` shows it. A
+/// game over already is shown as it is, so that the request may be sent again.
+pub async fn end_game(
+    State(app): State<AppState>,
+    OwnGame { scores, game }: OwnGame,
+    request: axum::extract::Request,
+) -> Reply {
+    let (parts, body) = request.into_parts();
+    fields(&app, &parts.headers, body, "game end", &[]).await?;
+    if !game.over {
+        scores.db.end_game(&game.id, now_ms()).await?;
+    }
+    show_game(State(app), Segment(game.id)).await
+}
+
+/// The game of the path, for a request that plays or ends it: the client's allowance
+/// for moves counted, and the request's token its player's (401 for no token or one
+/// no player has, 403 for another player's, 404 for no such game).
+pub struct OwnGame {
+    scores: Arc<Scores>,
+    game: GameRow,
+}
+
+impl FromRequestParts<AppState> for OwnGame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<OwnGame, ApiError> {
+        let Segment(id) = Segment::from_request_parts(parts, app).await?;
+        let client: Client = parts.extensions.get::<ClientAddr>().copied().map(Extension);
+        let scores = Arc::clone(limited(app, Action::Move, &client)?);
+        let hash = bearer_hash(&parts.headers)?;
+        let game = load_game(&scores, &id).await?;
+        if game.token_hash == hash {
+            return Ok(OwnGame { scores, game });
+        }
+        Err(match scores.db.player_by_token(&hash).await? {
+            None => unauthorized("unknown token: no player has it"),
+            Some(_) => ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("game {id} is not yours: it is {}'s", game.player),
+            ),
+        })
+    }
 }
 
 /// `GET /api/ranked/G`.

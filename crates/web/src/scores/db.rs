@@ -113,6 +113,33 @@ pub struct MoveUpdate {
     pub answer: String,
 }
 
+/// A new game, at turn 0, for [`Db::create_game`].
+#[derive(Clone, Copy, Debug)]
+pub struct NewGame<'a> {
+    /// Its id.
+    pub id: &'a str,
+    /// Its player's name key.
+    pub player_key: &'a str,
+    /// Its seed, for its spawns when it has no spawn key.
+    pub seed: u64,
+    /// The key of its spawns, when it has one.
+    pub spawn_key: Option<&'a SpawnKey>,
+    /// Its board: the start tiles.
+    pub board: Board,
+    /// When it starts.
+    pub at: i64,
+}
+
+/// The most games a player may have open, for [`Db::create_game`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenLimit {
+    /// The most.
+    pub max: u64,
+    /// The games open with no move since then do not count: they are abandoned,
+    /// whether or not they have been ended yet.
+    pub active_since: i64,
+}
+
 /// A game of the leaderboard, or of a player's list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finished {
@@ -353,22 +380,52 @@ impl Db {
         })
     }
 
-    /// Adds a game at turn 0, its spawns from `spawn_key` when it has one, else from
-    /// `seed`.
+    /// Adds `game`. With `limit`, only when its player has fewer than `limit.max` games
+    /// open: else nothing is added, and the answer is `Err` with the ids of the open
+    /// games, the most recently played first. The count and the insert are one
+    /// transaction, the player's row locked on PostgreSQL (on SQLite, the server's
+    /// writers take turns), so requests at once cannot pass the limit together.
     ///
     /// # Errors
     ///
     /// When the database fails.
     pub async fn create_game(
         &self,
-        id: &str,
-        player_key: &str,
-        seed: u64,
-        spawn_key: Option<&SpawnKey>,
-        board: Board,
-        at: i64,
-    ) -> Result<(), DbError> {
+        game: &NewGame<'_>,
+        limit: Option<OpenLimit>,
+    ) -> Result<Result<(), Vec<String>>, DbError> {
+        let NewGame {
+            id,
+            player_key,
+            seed,
+            spawn_key,
+            board,
+            at,
+        } = *game;
         let _writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        if let Some(limit) = limit {
+            if !self.sqlite {
+                sqlx::query("SELECT name_key FROM players WHERE name_key = $1 FOR UPDATE")
+                    .bind(player_key)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            }
+            let open = sqlx::query(
+                "SELECT id FROM games WHERE player = $1 AND over = 0 AND last_move_at >= $2 \
+                 ORDER BY last_move_at DESC, id",
+            )
+            .bind(player_key)
+            .bind(limit.active_since)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<Vec<String>, _>>()?;
+            if open.len() as u64 >= limit.max {
+                return Ok(Err(open));
+            }
+        }
         // A game of seeded spawns is written as before schema 3, so that a database of
         // schema 1 (in the migration's test) takes it.
         let query = if spawn_key.is_some() {
@@ -390,8 +447,29 @@ impl Db {
         if let Some(key) = spawn_key {
             query = query.bind(key.to_hex());
         }
-        query.execute(&self.pool).await?;
-        Ok(())
+        query.execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(Ok(()))
+    }
+
+    /// Ends game `id` as it stands at `at`, for its player (`"resigned"`). Returns
+    /// `false`, changing nothing, when it is over already.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn end_game(&self, id: &str, at: i64) -> Result<bool, DbError> {
+        let _writing = self.write_lock().await;
+        let changed = sqlx::query(
+            "UPDATE games SET over = 1, end_reason = 'resigned', ended_at = $1 \
+             WHERE id = $2 AND over = 0",
+        )
+        .bind(at)
+        .bind(id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(changed == 1)
     }
 
     /// The game `id`.

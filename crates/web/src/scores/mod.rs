@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use clock::{now_ms, rfc3339};
-pub use db::{Db, DbError, DbLocation, SCHEMA_VERSION};
+pub use db::{Db, DbError, DbLocation, NewGame, OpenLimit, SCHEMA_VERSION};
 pub use limits::{Action, Limiters, Rate, RateLimits};
 pub use names::{check_name, name_key, MAX_NAME_CHARS};
 pub use tokens::token_hash;
@@ -55,6 +55,10 @@ pub struct ScoresConfig {
     pub limits: RateLimits,
     /// A game with no move for this long ends as it stands, and counts.
     pub abandon_after: Duration,
+    /// The games a player may have open at once (at least 1): past it, a new game is
+    /// refused with 409 until one ends (its last move, `POST /api/ranked/G/end`, or
+    /// [`abandon_after`](Self::abandon_after) without a move).
+    pub max_open_games: u32,
     /// The origins (`https://example.org`) whose pages may call the score API from a
     /// browser (CORS); `*` allows any.
     pub allow_origins: Vec<String>,
@@ -68,12 +72,13 @@ pub struct ScoresConfig {
 
 impl ScoresConfig {
     /// The defaults with the database at `db`: [`RateLimits::default`], games
-    /// abandoned after 24 hours, no other origin.
+    /// abandoned after 24 hours, 5 open games a player, no other origin.
     ///
     /// ```
     /// use ai2048_web::scores::{DbLocation, ScoresConfig};
     /// let config = ScoresConfig::new(DbLocation::Sqlite("scores.db".into()));
     /// assert_eq!(config.abandon_after.as_secs(), 24 * 3600);
+    /// assert_eq!(config.max_open_games, 5);
     /// ```
     #[must_use]
     pub fn new(db: DbLocation) -> ScoresConfig {
@@ -81,6 +86,7 @@ impl ScoresConfig {
             db,
             limits: RateLimits::default(),
             abandon_after: Duration::from_secs(24 * 3600),
+            max_open_games: 5,
             allow_origins: Vec::new(),
             sqlite_full_sync: false,
         }

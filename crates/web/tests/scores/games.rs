@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::{Dir, Game, Replay, Rng, Rules, SpawnStream};
-use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation};
+use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, NewGame};
 use serde_json::{json, Value};
 
 use crate::common::ranked::{
@@ -26,6 +26,13 @@ async fn play_out(api: &mut Api, token: &str, id: &str, start: &Value, ai: bool)
     }
     assert_eq!(state["over"], true);
     state
+}
+
+/// The replay of finished game `id`.
+async fn replay_of(api: &mut Api, id: &str) -> Replay {
+    let reply = api.get(&format!("/api/ranked/{id}/replay")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.body.parse().unwrap()
 }
 
 /// Every entry of the leaderboard (`query` added to each page's), a page of 100 at a
@@ -335,13 +342,7 @@ async fn abandoned(db: DbLocation) {
         (shown["turn"].clone(), shown["score"].clone()),
         (json!(1), score)
     );
-    let replay: Replay = api
-        .get(&format!("/api/ranked/{id}/replay"))
-        .await
-        .body
-        .parse()
-        .unwrap();
-    assert_eq!(replay.verify().unwrap().moves(), 1);
+    assert_eq!(replay_of(&mut api, id).await.verify().unwrap().moves(), 1);
     // A game never touched again ends too, found by the sweep of the leaderboard
     // and of the players' pages (the database may hold better games of other runs,
     // so it is looked for on its player's page).
@@ -366,6 +367,110 @@ on_both_databases!(
     abandoned_games_end_and_count_on_postgres
 );
 
+/// A player has at most `max_open_games` games open: past it a new game gets 409
+/// naming the open ones and how to end one; a game ended by its player
+/// (`POST /api/ranked/G/end`, which may be sent again) or left without a move for
+/// `abandon_after` no longer counts.
+async fn open_games_capped(db: DbLocation) {
+    let mut config = scores_config(db);
+    config.max_open_games = 2;
+    config.abandon_after = Duration::from_secs(2);
+    let addr = start_scores(config).await;
+    let mut api = Api::connect(addr).await;
+    let name = unique("Cap");
+    let token = api.register(&name).await;
+    let first = api.new_game(&token).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let second = api.new_game(&token).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = api.send("POST", "/api/ranked", Some(&token), "").await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert_eq!(
+        refused.error(),
+        "you have 2 open ranked games, the most a player may have (2): finish one, end one \
+         with POST /api/ranked/G/end, or leave one without a move for 2 s, after which it \
+         ends as abandoned"
+    );
+    let mut open: Vec<Value> = refused.json()["open_games"].as_array().unwrap().clone();
+    open.sort_by_key(ToString::to_string);
+    let mut expected = vec![json!(first), json!(second)];
+    expected.sort_by_key(ToString::to_string);
+    assert_eq!(open, expected);
+
+    // Only its player ends a game; it ends as it stands, and counts.
+    let end = format!("/api/ranked/{first}/end");
+    let other = api.register(&unique("Cap")).await;
+    assert_eq!(api.send("POST", &end, Some(&other), "").await.status, 403);
+    assert_eq!(api.send("POST", &end, None, "").await.status, 401);
+    let reply = api.send("POST", &end, Some(&token), "{\"x\":1}").await;
+    reply.assert_bad_request("unknown field \"x\" in a game end request");
+    let ended = api.send("POST", &end, Some(&token), "").await;
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    let ended = ended.json();
+    assert_eq!(
+        (
+            ended["over"].clone(),
+            ended["end"].clone(),
+            ended["turn"].clone()
+        ),
+        (json!(true), json!("resigned"), json!(0))
+    );
+    assert!(ended["spawn_key"].is_string() && ended["moves"] == json!([]));
+    // Sent again: the same game, still over.
+    let again = api.send("POST", &end, Some(&token), "{}").await;
+    assert_eq!((again.status, again.json()), (200, ended));
+    let reply = api.play(&token, &first, Dir::Up, 0, false).await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (409, "the game is over: its player ended it".to_owned())
+    );
+    let replay = replay_of(&mut api, &first).await;
+    assert_eq!(replay.verify().unwrap().moves(), 0);
+
+    // Room for one more, and no more.
+    api.new_game(&token).await;
+    let refused = api.send("POST", "/api/ranked", Some(&token), "").await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    // Another player's games are theirs to count.
+    api.new_game(&other).await;
+
+    // Left alone, open games are abandoned and no longer count, swept or not.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    api.new_game(&token).await;
+    api.new_game(&token).await;
+    let page = api.get(&format!("/api/players/{name}")).await.json();
+    assert_eq!(page["games_played"], 3, "{page}");
+
+    // Requests at once do not pass the limit together.
+    let token = api.register(&unique("Rush")).await;
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let token = token.clone();
+            tokio::spawn(async move {
+                let mut api = Api::connect(addr).await;
+                api.send("POST", "/api/ranked", Some(&token), "")
+                    .await
+                    .status
+            })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for task in tasks {
+        statuses.push(task.await.unwrap());
+    }
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 201, 409, 409, 409, 409, 409, 409]);
+}
+
+on_both_databases!(
+    open_games_capped: open_games_are_capped_on_sqlite("open-cap"),
+    open_games_are_capped_on_postgres
+);
+
 /// A game begun before keyed spawns (schema 2: a seed, no key) plays on under its
 /// seed's spawns, and its replay is the per-turn replay of its seed.
 async fn seeded_game_plays_on(db: DbLocation) {
@@ -379,9 +484,15 @@ async fn seeded_game_plays_on(db: DbLocation) {
             .create_player(&name, &key, &token_hash(&token), 1)
             .await
             .unwrap());
-        old.create_game(&id, &key, seed, None, start.board(), now_ms())
-            .await
-            .unwrap();
+        let game = NewGame {
+            id: &id,
+            player_key: &key,
+            seed,
+            spawn_key: None,
+            board: start.board(),
+            at: now_ms(),
+        };
+        old.create_game(&game, None).await.unwrap().unwrap();
     }
     let addr = start_scores(scores_config(db)).await;
     let mut api = Api::connect(addr).await;

@@ -184,7 +184,7 @@ impl Db {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{DbLocation, MoveRow, MoveUpdate};
+    use super::super::{DbLocation, MoveRow, MoveUpdate, NewGame};
     use super::*;
     use ai2048_engine::Board;
 
@@ -200,9 +200,15 @@ mod tests {
         {
             let old = Db::open_at(&location, false, 1).await.unwrap();
             assert!(old.create_player("Ann", "ann", "hash", 1).await.unwrap());
-            old.create_game("g1", "ann", 7, None, board, 2)
-                .await
-                .unwrap();
+            let game = NewGame {
+                id: "g1",
+                player_key: "ann",
+                seed: 7,
+                spawn_key: None,
+                board,
+                at: 2,
+            };
+            old.create_game(&game, None).await.unwrap().unwrap();
             old.pool.close().await;
         }
         let db = Db::open(&location, false).await.unwrap();
