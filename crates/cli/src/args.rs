@@ -715,6 +715,14 @@ pub struct ServeArgs {
     /// New ranked games per minute that one client address may start.
     #[arg(long, default_value_t = 60, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games_per_minute: u32,
+    /// Reads of the leaderboard, players, games and replays per second that one client
+    /// address may send.
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub reads_per_second: u32,
+    /// Other requests per second that one client address may send: the page's files,
+    /// the engine's API (the page's own game and AI on this server).
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub requests_per_second: u32,
     /// New players per hour that one client address may register.
     #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub players_per_hour: u32,
@@ -725,6 +733,10 @@ pub struct ServeArgs {
     /// until one ends (played out, ended with POST /api/ranked/G/end, or abandoned).
     #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_open_games: u32,
+    /// The memory, in MiB, for finished games' replays and moves kept to answer again
+    /// (they never change); the least recently read go first. 0 keeps none.
+    #[arg(long, default_value_t = 32, value_name = "MIB")]
+    pub cache_mb: usize,
     /// SQLite: flush every move to the disk before answering it, so that it survives
     /// a power cut too (every move survives a crash of the server without it); slower.
     #[arg(long)]

@@ -38,7 +38,18 @@ fn start(bin: &str, db: &str) -> (Child, SocketAddr) {
             "--games-per-minute",
             "1000000",
         ])
-        .args(["--players-per-hour", "1000000"])
+        .args([
+            "--players-per-hour",
+            "1000000",
+            "--reads-per-second",
+            "1000000",
+        ])
+        .args([
+            "--max-open-games",
+            "1000000",
+            "--requests-per-second",
+            "1000000",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -115,7 +115,7 @@ pub fn router_with_scores(
         .as_ref()
         .map(|s| s.config().allow_origins.clone())
         .unwrap_or_default();
-    let with_scores = scores.is_some();
+    let limited = scores.clone();
     let app: AppState = Arc::new(App {
         config,
         pool,
@@ -144,7 +144,7 @@ pub fn router_with_scores(
         );
     }
     let mut router = router.route("/api", post(api::protocol_line));
-    if with_scores {
+    if limited.is_some() {
         use scores::api as s;
         router = router
             .route("/api/players", get(api::players).post(s::create_player))
@@ -159,11 +159,18 @@ pub fn router_with_scores(
         router = router.route("/api/players", get(api::players));
     }
     let origins = Arc::new(origins);
-    let router = router
+    let mut router = router
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         // The handlers read bodies themselves, with their own limit and timeout.
-        .layer(DefaultBodyLimit::disable())
+        .layer(DefaultBodyLimit::disable());
+    if let Some(scores) = limited {
+        // Inside CORS, so that a page of another origin reads the 429.
+        router = router.layer(axum::middleware::from_fn(move |request, next| {
+            scores::api::limit_requests(Arc::clone(&scores), request, next)
+        }));
+    }
+    let router = router
         .layer(axum::middleware::from_fn(move |request, next| {
             timeout(request_timeout, request, next)
         }))

@@ -76,9 +76,12 @@ fn scores_config(args: &ServeArgs) -> Result<Option<ScoresConfig>> {
             players: Rate::per_hour(args.players_per_hour),
             games: Rate::per_minute(args.games_per_minute),
             moves: Rate::per_second(args.moves_per_second),
+            reads: Rate::per_second(args.reads_per_second),
+            requests: Rate::per_second(args.requests_per_second),
         },
         abandon_after: Duration::from_secs(args.abandon_after),
         max_open_games: args.max_open_games,
+        cache_bytes: args.cache_mb.saturating_mul(1 << 20),
         allow_origins: args.allow_origin.clone(),
         sqlite_full_sync: args.sqlite_full_sync,
     }))
@@ -156,6 +159,22 @@ mod tests {
         assert_eq!(a.max_open_games, 1);
         let e = parse_args::<ServeArgs>(&["--max-open-games", "0"]).unwrap_err();
         assert!(e.to_string().contains("0 is not in 1.."), "{e}");
+    }
+
+    #[test]
+    fn reads_and_the_cache_have_their_options() {
+        use crate::args::{parse_args, testing::args};
+        let config = |a: &[&str]| scores_config(&args::<ServeArgs>(a)).unwrap().unwrap();
+        let default = config(&["--db", "x.db"]);
+        assert_eq!(default.limits.reads, Rate::per_second(50));
+        assert_eq!(default.limits.requests, Rate::per_second(500));
+        assert_eq!(default.cache_bytes, 32 << 20);
+        let set = config(&["--db", "x.db", "--reads-per-second", "7", "--cache-mb", "0"]);
+        assert_eq!(
+            (set.limits.reads, set.cache_bytes),
+            (Rate::per_second(7), 0)
+        );
+        assert!(parse_args::<ServeArgs>(&["--reads-per-second", "0"]).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ai2048_engine::keyed::KeyedRng;
 use ai2048_engine::{Board, Dir, Game, PlayableBoard, Replay, Rules, Spawn, SpawnStream};
 use ai2048_protocol::board_to_json;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
@@ -15,8 +15,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use serde_json::{json, Map, Value};
 
+use super::cache::Kept;
 use super::clock::{now_ms, rfc3339};
-use super::db::{DbError, Finished, GameRow, MoveRow, MoveUpdate, NewGame, OpenLimit};
+use super::db::{After, DbError, Finished, GameRow, MoveRow, MoveUpdate, NewGame, OpenLimit};
 use super::limits::Action;
 use super::names::{check_name, name_key};
 use super::tokens::{new_game_id, new_spawn_key, new_token, token_hash};
@@ -83,6 +84,55 @@ fn limited<'a>(
     let scores = scores(app)?;
     scores.limiters.check(action, client_ip(client))?;
     Ok(scores)
+}
+
+/// The routes whose `POST` counts against an allowance of its own, in its handler:
+/// new players, new games, moves and ends of games.
+const OWN_ALLOWANCE: [&str; 4] = [
+    "/api/players",
+    "/api/ranked",
+    "/api/ranked/{id}/move",
+    "/api/ranked/{id}/end",
+];
+
+/// The score API's reads, whose `GET` counts against
+/// [`RateLimits::reads`](super::RateLimits::reads).
+const READS: [&str; 4] = [
+    "/api/leaderboard",
+    "/api/players/{name}",
+    "/api/ranked/{id}",
+    "/api/ranked/{id}/replay",
+];
+
+/// Counts every request against its client's allowance, but the `POST`s that count
+/// against their own in their handlers (new players, new games, moves, ends of
+/// games): the score API's reads against the reads', any other (the page's files, the
+/// engine's API, unknown routes) against the requests'. 429 past it.
+pub async fn limit_requests(
+    scores: Arc<Scores>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(axum::extract::MatchedPath::as_str);
+    let method = request.method();
+    let action = match route {
+        Some(r) if method == axum::http::Method::POST && OWN_ALLOWANCE.contains(&r) => None,
+        Some(r) if method == axum::http::Method::GET && READS.contains(&r) => Some(Action::Read),
+        _ => Some(Action::Request),
+    };
+    if let Some(action) = action {
+        let client = request.extensions().get::<ClientAddr>().copied();
+        if let Err(e) = scores
+            .limiters
+            .check(action, client_ip(&client.map(Extension)))
+        {
+            return e.into_response();
+        }
+    }
+    next.run(request).await
 }
 
 async fn fields(
@@ -544,32 +594,45 @@ impl FromRequestParts<AppState> for OwnGame {
     }
 }
 
-/// `GET /api/ranked/G`.
+/// `GET /api/ranked/G`; a finished game's answer is kept (see [`Kept`]).
 pub async fn show_game(State(app): State<AppState>, Segment(id): Segment) -> Reply {
     let scores = scores(&app)?;
+    if let Some(body) = scores.finished.get(&id, Kept::Game) {
+        return Ok(json_response(StatusCode::OK, body));
+    }
     let game = load_game(scores, &id).await?;
-    let moves = if game.over {
-        Some(scores.db.moves(&id).await?)
-    } else {
-        None
-    };
-    Ok(ok(&game_json(&game, moves.as_deref())))
+    if !game.over {
+        return Ok(ok(&game_json(&game, None)));
+    }
+    let moves = scores.db.moves(&id).await?;
+    let body = Bytes::from(game_json(&game, Some(&moves)).to_string());
+    scores.finished.insert(&id, Kept::Game, body.clone());
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// `GET /api/ranked/G/replay`: the finished game in the replay format of
-/// `ai2048 replay`, checked before it is sent.
+/// `ai2048 replay`, checked before it is first sent, then kept (see [`Kept`]).
 pub async fn replay(State(app): State<AppState>, Segment(id): Segment) -> Reply {
     let scores = scores(&app)?;
-    let game = load_game(scores, &id).await?;
-    if !game.over {
-        return Err(conflict(
-            "the game is still being played: its replay is given once it is over".to_owned(),
-            &game,
-        ));
-    }
-    let moves = scores.db.moves(&id).await?;
-    let replay = stored_replay(&game, &moves).map_err(internal)?;
-    let mut response = (StatusCode::OK, replay.to_string()).into_response();
+    let text = match scores.finished.get(&id, Kept::Replay) {
+        Some(text) => text,
+        None => {
+            let game = load_game(scores, &id).await?;
+            if !game.over {
+                return Err(conflict(
+                    "the game is still being played: its replay is given once it is over"
+                        .to_owned(),
+                    &game,
+                ));
+            }
+            let moves = scores.db.moves(&id).await?;
+            let replay = stored_replay(&game, &moves).map_err(internal)?;
+            let text = Bytes::from(replay.to_string());
+            scores.finished.insert(&id, Kept::Replay, text.clone());
+            text
+        }
+    };
+    let mut response = (StatusCode::OK, text).into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -624,10 +687,67 @@ fn stored_replay(game: &GameRow, moves: &[MoveRow]) -> Result<Replay, String> {
     Ok(replay)
 }
 
+/// The largest `offset` of the leaderboard: deeper pages are read with `after`, whose
+/// query starts at its entry instead of reading and skipping every entry before it.
+pub const MAX_OFFSET: u64 = 10_000;
+
+/// A page of the leaderboard: its size, where it starts, and whether it holds only
+/// games with no AI move.
+struct LeaderboardQuery {
+    limit: u64,
+    start: Start,
+    human: bool,
+}
+
+/// Where a page of the leaderboard starts.
+enum Start {
+    /// After this many entries.
+    Offset(u64),
+    /// After this entry (the last of the page before), of this rank.
+    After(u64, After),
+}
+
+impl Start {
+    /// The rank of the entry before the page's first.
+    fn rank(&self) -> u64 {
+        match self {
+            Start::Offset(offset) => *offset,
+            Start::After(rank, _) => *rank,
+        }
+    }
+}
+
+/// The cursor of an entry, `RANK.SCORE.ENDED_AT.GAME`: the `next` of a page, which the
+/// client gives back as `after` for the page that follows.
+fn cursor(rank: u64, f: &Finished) -> String {
+    format!("{rank}.{}.{}.{}", f.score, f.ended_at.unwrap_or(0), f.game)
+}
+
+/// The entry a cursor names (see [`cursor`]).
+fn parse_cursor(text: &str) -> Option<(u64, After)> {
+    let mut parts = text.split('.');
+    let rank = parts.next()?.parse().ok()?;
+    let score = parts.next()?.parse().ok()?;
+    let ended_at = parts.next()?.parse().ok()?;
+    let game = parts.next().filter(|id| plausible_id(id))?.to_owned();
+    if parts.next().is_some() {
+        return None;
+    }
+    Some((
+        rank,
+        After {
+            score,
+            ended_at,
+            game,
+        },
+    ))
+}
+
 /// The leaderboard's query: `limit` (1 to 100, 20 when left out), `offset` (0 to
-/// 1,000,000) and `human` (true or false).
-fn leaderboard_query(uri: &Uri) -> Result<(u64, u64, bool), ApiError> {
-    let (mut limit, mut offset, mut human) = (20, 0, false);
+/// [`MAX_OFFSET`]) or `after` (the `next` of the page before), and `human` (true or
+/// false).
+fn leaderboard_query(uri: &Uri) -> Result<LeaderboardQuery, ApiError> {
+    let (mut limit, mut offset, mut after, mut human) = (20, None, None, false);
     for pair in uri
         .query()
         .unwrap_or("")
@@ -649,7 +769,23 @@ fn leaderboard_query(uri: &Uri) -> Result<(u64, u64, bool), ApiError> {
         };
         match key {
             "limit" => limit = number(1, 100)?,
-            "offset" => offset = number(0, 1_000_000)?,
+            "offset" => {
+                offset = Some(number(0, MAX_OFFSET).map_err(|e| {
+                    ApiError::bad_request(format!(
+                        "{}; to read further, give as after= the \"next\" of the page before",
+                        e.message
+                    ))
+                })?);
+            }
+            "after" => {
+                after = Some(parse_cursor(value).ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "after={} is not a place in the leaderboard: give the \"next\" of the \
+                         page before",
+                        shorten(value)
+                    ))
+                })?);
+            }
             "human" => {
                 human = match value {
                     "true" | "1" => true,
@@ -664,13 +800,27 @@ fn leaderboard_query(uri: &Uri) -> Result<(u64, u64, bool), ApiError> {
             }
             _ => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown parameter {} of the leaderboard: it takes limit, offset and human",
+                    "unknown parameter {} of the leaderboard: it takes limit, offset, after \
+                     and human",
                     shorten(key)
                 )))
             }
         }
     }
-    Ok((limit, offset, human))
+    let start = match (offset, after) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "the leaderboard takes offset or after, not both",
+            ))
+        }
+        (_, Some((rank, after))) => Start::After(rank, after),
+        (offset, None) => Start::Offset(offset.unwrap_or(0)),
+    };
+    Ok(LeaderboardQuery {
+        limit,
+        start,
+        human,
+    })
 }
 
 fn shorten(text: &str) -> String {
@@ -692,18 +842,27 @@ fn finished_json(f: &Finished) -> Value {
     })
 }
 
-/// `GET /api/leaderboard?limit=N&offset=K&human=true`.
+/// `GET /api/leaderboard?limit=N&offset=K&human=true`, or `after=CURSOR` instead of
+/// `offset`: `{"entries": [...], "next": CURSOR}`, `next` null on the last page.
 pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Reply {
     let scores = scores(&app)?;
-    let (limit, offset, human) = leaderboard_query(&uri)?;
+    let query = leaderboard_query(&uri)?;
     scores.sweep().await?;
-    let games = scores.db.leaderboard(limit, offset, human).await?;
+    let (offset, after) = match &query.start {
+        Start::Offset(offset) => (*offset, None),
+        Start::After(_, after) => (0, Some(after)),
+    };
+    let games = scores
+        .db
+        .leaderboard(query.limit, offset, after, query.human)
+        .await?;
+    let first = query.start.rank() + 1;
     let entries: Vec<Value> = games
         .iter()
-        .enumerate()
-        .map(|(n, f)| {
+        .zip(first..)
+        .map(|(f, rank)| {
             json!({
-                "rank": offset + n as u64 + 1,
+                "rank": rank,
                 "name": f.name,
                 "score": f.score,
                 "max_tile": f.max_tile,
@@ -714,7 +873,13 @@ pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Reply {
             })
         })
         .collect();
-    Ok(ok(&json!({"entries": entries})))
+    let next = match games.last() {
+        Some(last) if games.len() as u64 == query.limit => {
+            Value::from(cursor(first + query.limit - 1, last))
+        }
+        _ => Value::Null,
+    };
+    Ok(ok(&json!({"entries": entries, "next": next})))
 }
 
 /// `GET /api/players/NAME`: the best score, the games played and the recent games.

@@ -130,6 +130,18 @@ pub struct NewGame<'a> {
     pub at: i64,
 }
 
+/// The place of a game in the leaderboard, to read the page after it
+/// ([`Db::leaderboard`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct After {
+    /// Its score.
+    pub score: u64,
+    /// When it ended.
+    pub ended_at: i64,
+    /// Its id.
+    pub game: String,
+}
+
 /// The most games a player may have open, for [`Db::create_game`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenLimit {
@@ -573,8 +585,9 @@ impl Db {
             .collect()
     }
 
-    /// The finished games, best score first (ties: the one that ended first), from
-    /// `offset`, at most `limit`; only those with no AI move when `human`.
+    /// The finished games, best score first (ties: the one that ended first, then
+    /// the id), after the game `after` when given (a seek in the index, however deep)
+    /// and `offset` more, at most `limit`; only those with no AI move when `human`.
     ///
     /// # Errors
     ///
@@ -583,18 +596,32 @@ impl Db {
         &self,
         limit: u64,
         offset: u64,
+        after: Option<&After>,
         human: bool,
     ) -> Result<Vec<Finished>, DbError> {
-        let rows = sqlx::query(&format!(
+        // `g.score <= $4` is implied by the rest, and lets the index start there.
+        let seek = if after.is_some() {
+            "AND g.score <= $4 AND (g.score < $4 OR (g.score = $4 AND \
+             (g.ended_at > $5 OR (g.ended_at = $5 AND g.id > $6))))"
+        } else {
+            ""
+        };
+        let sql = format!(
             "SELECT {FINISHED_COLUMNS} FROM games g JOIN players p ON p.name_key = g.player \
-             WHERE g.over = 1 AND ($1 = 0 OR g.ai_moves = 0) \
+             WHERE g.over = 1 AND ($1 = 0 OR g.ai_moves = 0) {seek} \
              ORDER BY g.score DESC, g.ended_at, g.id LIMIT $2 OFFSET $3"
-        ))
-        .bind(i64::from(human))
-        .bind(i(limit))
-        .bind(i(offset))
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let mut query = sqlx::query(&sql)
+            .bind(i64::from(human))
+            .bind(i(limit))
+            .bind(i(offset));
+        if let Some(after) = after {
+            query = query
+                .bind(i(after.score))
+                .bind(after.ended_at)
+                .bind(after.game.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(finished_row).collect()
     }
 

@@ -1,5 +1,7 @@
-//! Rate limits per client: new players, new games and moves, each with its own
-//! allowance. A client is an IPv4 address, or an IPv6 /64 ([`rate_key`]). Past its
+//! Rate limits per client: new players, new games, moves, the score API's reads (the
+//! leaderboard, players' pages, games, replays), and every other request (the page's
+//! files, the engine's API), each with its own allowance, so that a loop of reads
+//! uses up neither the moves' nor the page's own game's. A client is an IPv4 address, or an IPv6 /64 ([`rate_key`]). Past its
 //! allowance, the answer is 429 with `Retry-After`.
 
 use std::net::IpAddr;
@@ -67,18 +69,28 @@ pub struct RateLimits {
     pub players: Rate,
     /// `POST /api/ranked`.
     pub games: Rate,
-    /// `POST /api/ranked/G/move`.
+    /// `POST /api/ranked/G/move` and `POST /api/ranked/G/end`.
     pub moves: Rate,
+    /// The score API's reads: `GET /api/leaderboard`, `/api/players/NAME`,
+    /// `/api/ranked/G` and `/api/ranked/G/replay`.
+    pub reads: Rate,
+    /// Every other request: the page's files, the engine's API (the page's own game
+    /// and AI on the server), unknown routes.
+    pub requests: Rate,
 }
 
 impl Default for RateLimits {
-    /// 20 new players an hour, 60 new games a minute, and 200 moves a second (an AI
-    /// playing 100 moves a second stays well within it).
+    /// 20 new players an hour, 60 new games a minute, 200 moves a second (an AI
+    /// playing 100 moves a second stays well within it), 50 reads a second, and 500
+    /// other requests a second (the page's AI on the server at full speed sends 2 or 3
+    /// a move).
     fn default() -> RateLimits {
         RateLimits {
             players: Rate::per_hour(20),
             games: Rate::per_minute(60),
             moves: Rate::per_second(200),
+            reads: Rate::per_second(50),
+            requests: Rate::per_second(500),
         }
     }
 }
@@ -90,8 +102,12 @@ pub enum Action {
     NewPlayer,
     /// A new game.
     NewGame,
-    /// A move.
+    /// A move, or the end of a game.
     Move,
+    /// A read of the score API.
+    Read,
+    /// Any other request.
+    Request,
 }
 
 /// The limiters, one per action, keyed by client address.
@@ -99,6 +115,8 @@ pub struct Limiters {
     players: DefaultKeyedRateLimiter<IpAddr>,
     games: DefaultKeyedRateLimiter<IpAddr>,
     moves: DefaultKeyedRateLimiter<IpAddr>,
+    reads: DefaultKeyedRateLimiter<IpAddr>,
+    requests: DefaultKeyedRateLimiter<IpAddr>,
     limits: RateLimits,
     checks: AtomicU64,
 }
@@ -111,6 +129,8 @@ impl Limiters {
             players: DefaultKeyedRateLimiter::keyed(limits.players.quota()),
             games: DefaultKeyedRateLimiter::keyed(limits.games.quota()),
             moves: DefaultKeyedRateLimiter::keyed(limits.moves.quota()),
+            reads: DefaultKeyedRateLimiter::keyed(limits.reads.quota()),
+            requests: DefaultKeyedRateLimiter::keyed(limits.requests.quota()),
             limits,
             checks: AtomicU64::new(0),
         }
@@ -126,6 +146,8 @@ impl Limiters {
             Action::NewPlayer => (&self.players, self.limits.players, "new players"),
             Action::NewGame => (&self.games, self.limits.games, "new games"),
             Action::Move => (&self.moves, self.limits.moves, "moves"),
+            Action::Read => (&self.reads, self.limits.reads, "reads"),
+            Action::Request => (&self.requests, self.limits.requests, "requests"),
         };
         // Forget the addresses that are back to a full allowance, now and then, so
         // that the tables stay small.
@@ -133,6 +155,8 @@ impl Limiters {
             self.players.retain_recent();
             self.games.retain_recent();
             self.moves.retain_recent();
+            self.reads.retain_recent();
+            self.requests.retain_recent();
         }
         let key = rate_key(client);
         let from = match key {

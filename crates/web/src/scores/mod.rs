@@ -29,6 +29,7 @@
 //! ```
 
 pub mod api;
+mod cache;
 mod clock;
 mod db;
 mod limits;
@@ -39,8 +40,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use cache::{FinishedCache, Kept};
 pub use clock::{now_ms, rfc3339};
-pub use db::{Db, DbError, DbLocation, NewGame, OpenLimit, SCHEMA_VERSION};
+pub use db::{After, Db, DbError, DbLocation, NewGame, OpenLimit, SCHEMA_VERSION};
 pub use limits::{Action, Limiters, Rate, RateLimits};
 pub use names::{check_name, name_key, MAX_NAME_CHARS};
 pub use tokens::token_hash;
@@ -59,6 +61,9 @@ pub struct ScoresConfig {
     /// refused with 409 until one ends (its last move, `POST /api/ranked/G/end`, or
     /// [`abandon_after`](Self::abandon_after) without a move).
     pub max_open_games: u32,
+    /// The bytes of finished games' answers (replays, games with their moves) kept in
+    /// memory to answer again without the database: see [`FinishedCache`].
+    pub cache_bytes: usize,
     /// The origins (`https://example.org`) whose pages may call the score API from a
     /// browser (CORS); `*` allows any.
     pub allow_origins: Vec<String>,
@@ -72,7 +77,8 @@ pub struct ScoresConfig {
 
 impl ScoresConfig {
     /// The defaults with the database at `db`: [`RateLimits::default`], games
-    /// abandoned after 24 hours, 5 open games a player, no other origin.
+    /// abandoned after 24 hours, 5 open games a player, 32 MiB of finished games'
+    /// answers kept, no other origin.
     ///
     /// ```
     /// use ai2048_web::scores::{DbLocation, ScoresConfig};
@@ -87,6 +93,7 @@ impl ScoresConfig {
             limits: RateLimits::default(),
             abandon_after: Duration::from_secs(24 * 3600),
             max_open_games: 5,
+            cache_bytes: 32 << 20,
             allow_origins: Vec::new(),
             sqlite_full_sync: false,
         }
@@ -98,6 +105,7 @@ pub struct Scores {
     db: Db,
     config: ScoresConfig,
     limiters: Limiters,
+    finished: FinishedCache,
     last_sweep: AtomicI64,
 }
 
@@ -112,6 +120,7 @@ impl Scores {
         Ok(Arc::new(Scores {
             db,
             limiters: Limiters::new(config.limits),
+            finished: FinishedCache::new(config.cache_bytes),
             config,
             last_sweep: AtomicI64::new(i64::MIN),
         }))
@@ -127,6 +136,12 @@ impl Scores {
     #[must_use]
     pub fn db(&self) -> &Db {
         &self.db
+    }
+
+    /// The finished games' answers kept in memory.
+    #[must_use]
+    pub fn finished(&self) -> &FinishedCache {
+        &self.finished
     }
 
     fn idle_ms(&self) -> i64 {

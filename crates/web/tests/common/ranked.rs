@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use ai2048_engine::{Board, Dir, PlayableBoard};
@@ -19,6 +20,8 @@ pub fn open_limits() -> RateLimits {
         players: Rate::per_second(100_000),
         games: Rate::per_second(100_000),
         moves: Rate::per_second(1_000_000),
+        reads: Rate::per_second(1_000_000),
+        requests: Rate::per_second(1_000_000),
     }
 }
 
@@ -93,6 +96,12 @@ pub async fn start_scores(scores: ScoresConfig) -> SocketAddr {
 /// [`start_scores`] with the settings of `config` (but its connections).
 pub async fn start_scores_with(scores: ScoresConfig, config: ServerConfig) -> SocketAddr {
     let scores = Scores::open(scores).await.expect("open the scores");
+    serve_scores(scores, config).await
+}
+
+/// Starts a server on the open `scores` (which the test may look into), with the
+/// settings of `config` (but its connections).
+pub async fn serve_scores(scores: Arc<Scores>, config: ServerConfig) -> SocketAddr {
     let server = Server::bind_with_scores(
         "127.0.0.1:0".parse().expect("an address"),
         ServerConfig {

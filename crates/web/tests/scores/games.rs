@@ -1,16 +1,18 @@
 //! Every status, abandoned games, games begun before keyed spawns, and the referee:
 //! many games at once whose recorded scores are their replays'.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::{Dir, Game, Replay, Rng, Rules, SpawnStream};
-use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, NewGame};
+use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, NewGame, Scores};
 use serde_json::{json, Value};
 
 use crate::common::ranked::{
-    board_of, greedy, postgres, scores_config, start_scores, unique, Api, TempSqlite,
+    board_of, greedy, postgres, scores_config, serve_scores, start_scores, unique, Api, TempSqlite,
 };
+use crate::common::test_config;
 
 /// Plays game `id` to its end with the greedy player; returns the last answer.
 async fn play_out(api: &mut Api, token: &str, id: &str, start: &Value, ai: bool) -> Value {
@@ -35,29 +37,32 @@ async fn replay_of(api: &mut Api, id: &str) -> Replay {
     reply.body.parse().unwrap()
 }
 
-/// Every entry of the leaderboard (`query` added to each page's), a page of 100 at a
-/// time; each page's ranks follow its offset and its scores go down.
-async fn whole_leaderboard(api: &mut Api, query: &str) -> Vec<Value> {
-    let mut all = Vec::new();
+/// Every entry of the leaderboard (`query` added to each page's), `limit` at a time,
+/// each page after the `next` of the one before; the ranks follow one another and the
+/// scores go down.
+async fn whole_leaderboard(api: &mut Api, limit: usize, query: &str) -> Vec<Value> {
+    let mut all: Vec<Value> = Vec::new();
+    let mut after = String::new();
     loop {
-        let offset = all.len();
-        let reply = api
-            .get(&format!(
-                "/api/leaderboard?limit=100&offset={offset}{query}"
-            ))
-            .await;
+        let path = format!("/api/leaderboard?limit={limit}{after}{query}");
+        let reply = api.get(&path).await;
         assert_eq!(reply.status, 200, "{}", reply.body);
-        let page = reply.json()["entries"].as_array().unwrap().clone();
-        for (n, e) in page.iter().enumerate() {
-            assert_eq!(e["rank"], offset + n + 1);
-            if n > 0 {
-                assert!(page[n - 1]["score"].as_u64() >= e["score"].as_u64());
+        let body = reply.json();
+        let page = body["entries"].as_array().unwrap();
+        for e in page {
+            assert_eq!(e["rank"], all.len() + 1, "{path}");
+            if let Some(before) = all.last() {
+                assert!(before["score"].as_u64() >= e["score"].as_u64());
             }
+            all.push(e.clone());
         }
-        if page.is_empty() {
-            return all;
+        match body["next"].as_str() {
+            Some(next) => {
+                assert_eq!(page.len(), limit);
+                after = format!("&after={next}");
+            }
+            None => return all,
         }
-        all.extend(page);
     }
 }
 
@@ -258,7 +263,7 @@ async fn statuses(db: DbLocation) {
     let ai_game = api.new_game(&other).await;
     let ai_id = ai_game["id"].as_str().unwrap().to_owned();
     let ai_last = play_out(&mut api, &other, &ai_id, &ai_game, true).await;
-    let entries = whole_leaderboard(&mut api, "").await;
+    let entries = whole_leaderboard(&mut api, 100, "").await;
     let entry = entries
         .iter()
         .find(|e| e["game"] == id.as_str())
@@ -271,7 +276,7 @@ async fn statuses(db: DbLocation) {
         .find(|e| e["game"] == ai_id.as_str())
         .expect("the AI's game too");
     assert_eq!(ai_entry["ai_moves"], ai_last["turn"]);
-    let human = whole_leaderboard(&mut api, "&human=true").await;
+    let human = whole_leaderboard(&mut api, 100, "&human=true").await;
     assert!(human.iter().any(|e| e["game"] == id.as_str()));
     assert!(human
         .iter()
@@ -282,6 +287,11 @@ async fn statuses(db: DbLocation) {
         "limit=0x",
         "limit=101",
         "offset=-1",
+        "offset=10001",
+        "after=abc",
+        "after=1.2.3.0123456789abcdef012x",
+        "after=1.2.3.0123456789abcdef0123.4",
+        "offset=0&after=1.2.3.0123456789abcdef0123",
         "human=maybe",
         "sort=score",
     ] {
@@ -469,6 +479,77 @@ async fn open_games_capped(db: DbLocation) {
 on_both_databases!(
     open_games_capped: open_games_are_capped_on_sqlite("open-cap"),
     open_games_are_capped_on_postgres
+);
+
+/// The leaderboard read page by page with `after`: ties (games of one score) in the
+/// order they ended, no entry twice, however deep; on a database no other test
+/// writes, the same entries as pages read by `offset`. A finished game's replay and
+/// moves are kept in memory once read, and answered the same from there.
+async fn pages_and_kept_games(db: DbLocation) {
+    let sqlite = matches!(db, DbLocation::Sqlite(_));
+    let scores = Scores::open(scores_config(db)).await.unwrap();
+    let addr = serve_scores(Arc::clone(&scores), test_config()).await;
+    let mut api = Api::connect(addr).await;
+    let token = api.register(&unique("Page")).await;
+    let mut ours = Vec::new();
+    for _ in 0..7 {
+        let id = api.new_game(&token).await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let reply = api
+            .send("POST", &format!("/api/ranked/{id}/end"), Some(&token), "")
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let ended = reply.json()["ended_at"].as_str().unwrap().to_owned();
+        ours.push((ended, id));
+    }
+    // Ties of score in the order they ended (to the millisecond), then by id.
+    ours.sort();
+    let ours: Vec<String> = ours.into_iter().map(|(_, id)| id).collect();
+    let all = whole_leaderboard(&mut api, 3, "&human=true").await;
+    let mut seen = std::collections::HashSet::new();
+    assert!(all.iter().all(|e| seen.insert(e["game"].to_string())));
+    let found: Vec<&str> = all
+        .iter()
+        .filter_map(|e| e["game"].as_str())
+        .filter(|g| ours.iter().any(|o| o == g))
+        .collect();
+    assert_eq!(found, ours);
+    if sqlite {
+        let mut by_offset = Vec::new();
+        for offset in (0..all.len() + 3).step_by(3) {
+            let path = format!("/api/leaderboard?limit=3&offset={offset}&human=true");
+            let page = api.get(&path).await.json();
+            by_offset.extend(page["entries"].as_array().unwrap().iter().cloned());
+        }
+        assert_eq!(by_offset, all);
+    }
+
+    // Answers of finished games are kept, once read (each end answered its game);
+    // an open game's are not.
+    assert_eq!(scores.finished().usage().0, 7);
+    let open = api.new_game(&token).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    api.get(&format!("/api/ranked/{open}")).await;
+    assert_eq!(scores.finished().usage().0, 7);
+    let id = &ours[0];
+    let replay = api.get(&format!("/api/ranked/{id}/replay")).await;
+    let game = api.get(&format!("/api/ranked/{id}")).await;
+    assert_eq!(scores.finished().usage().0, 8);
+    let again = api.get(&format!("/api/ranked/{id}/replay")).await;
+    assert_eq!((again.status, &again.body), (200, &replay.body));
+    assert_eq!(again.header("content-type"), replay.header("content-type"));
+    let again = api.get(&format!("/api/ranked/{id}")).await;
+    assert_eq!((again.status, again.json()), (200, game.json()));
+    assert_eq!(scores.finished().usage().0, 8);
+}
+
+on_both_databases!(
+    pages_and_kept_games: leaderboard_pages_and_kept_games_on_sqlite("pages"),
+    leaderboard_pages_and_kept_games_on_postgres
 );
 
 /// A game begun before keyed spawns (schema 2: a seed, no key) plays on under its

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::common;
 use crate::common::ranked::{
-    scores_config, start_scores, start_scores_with, unique, Api, TempSqlite,
+    board_of, greedy, scores_config, start_scores, start_scores_with, unique, Api, TempSqlite,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -20,6 +20,8 @@ async fn rate_limits_answer_429_with_retry_after() {
         players: Rate::per_hour(2),
         games: Rate::per_minute(2),
         moves: Rate::per_second(5),
+        reads: Rate::per_second(1000),
+        requests: Rate::per_second(1000),
     };
     let addr = start_scores(config).await;
     let mut api = Api::connect(addr).await;
@@ -48,6 +50,69 @@ async fn rate_limits_answer_429_with_retry_after() {
     // The allowance comes back.
     tokio::time::sleep(Duration::from_millis(450)).await;
     assert_eq!(api.play(&token, id, Dir::Up, 99, false).await.status, 409);
+}
+
+/// The score API's reads have an allowance of their own, and every other request
+/// (the page's files, the engine's API, unknown routes) another: a client past them
+/// gets 429 there, and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_have_their_own_allowance() {
+    let db = TempSqlite::new("reads");
+    let mut config = scores_config(db.location());
+    let minute = Duration::from_secs(60);
+    config.limits.reads = Rate {
+        count: 3,
+        period: minute,
+    };
+    config.limits.requests = Rate {
+        count: 2,
+        period: minute,
+    };
+    let addr = start_scores(config).await;
+    let mut api = Api::connect(addr).await;
+    let token = api.register(&unique("Reader")).await;
+    let game = api.new_game(&token).await;
+    let id = game["id"].as_str().unwrap();
+    let reads = [
+        "/api/leaderboard".to_owned(),
+        "/api/players/x".to_owned(),
+        format!("/api/ranked/{id}"),
+    ];
+    for path in &reads {
+        assert_ne!(api.get(path).await.status, 429, "{path}");
+    }
+    for path in ["/api/leaderboard", "/api/ranked/x/replay"] {
+        let reply = api.get(path).await;
+        assert_eq!(reply.status, 429, "{path}: {}", reply.body);
+        assert!(reply
+            .error()
+            .starts_with("too many reads from 127.0.0.1: at most 3 per 60 s"));
+        assert!(reply.header("retry-after").is_some());
+    }
+    // The page's files and the engine's API have theirs.
+    assert_eq!(api.get("/").await.status, 200);
+    assert_eq!(api.get("/nope").await.status, 404);
+    for (method, path) in [
+        ("GET", "/app.js"),
+        ("POST", "/api/best"),
+        ("GET", "/api/players"),
+    ] {
+        let reply = api.send(method, path, None, "{}").await;
+        assert_eq!(reply.status, 429, "{path}: {}", reply.body);
+        assert!(reply
+            .error()
+            .starts_with("too many requests from 127.0.0.1: at most 2 per 60 s"));
+    }
+    // Moves, new games and players have their own allowances.
+    let dir = greedy(board_of(&game)).unwrap();
+    let reply = api.play(&token, id, dir, 0, false).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    api.new_game(&token).await;
+    api.register(&unique("Reader")).await;
+    let end = api
+        .send("POST", &format!("/api/ranked/{id}/end"), Some(&token), "")
+        .await;
+    assert_eq!(end.status, 200, "{}", end.body);
 }
 
 /// Registers a player as the client that `headers` say; the status.
