@@ -52,7 +52,7 @@ pub async fn cors(origins: Arc<Vec<String>>, request: Request, next: Next) -> Re
             );
             headers.insert(
                 header::ACCESS_CONTROL_ALLOW_HEADERS,
-                HeaderValue::from_static("authorization, content-type"),
+                HeaderValue::from_static("authorization, content-type, idempotency-key"),
             );
             headers.insert(
                 header::ACCESS_CONTROL_MAX_AGE,

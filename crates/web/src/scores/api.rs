@@ -17,10 +17,15 @@ use serde_json::{json, Map, Value};
 
 use super::cache::Kept;
 use super::clock::{now_ms, rfc3339};
-use super::db::{After, DbError, Finished, GameRow, MoveRow, MoveUpdate, NewGame, OpenLimit};
+use super::db::{
+    After, DbError, Finished, GameRow, KeptKey, MoveRow, MoveUpdate, NewGame, NewPlayer, OpenLimit,
+};
 use super::limits::Action;
 use super::names::{check_name, name_key};
-use super::tokens::{new_game_id, new_spawn_key, new_token, token_hash};
+use super::tokens::{
+    idempotency_key_hash, new_game_id, new_spawn_key, new_token, seal_token, token_hash,
+    IDEMPOTENCY_WINDOW,
+};
 use super::Scores;
 use crate::body::{read_body, utf8};
 use crate::error::json_response;
@@ -183,7 +188,66 @@ fn ok(body: &Value) -> Response {
     json_response(StatusCode::OK, body.to_string())
 }
 
-/// `POST /api/players`: `{"name": N}` to 201 `{"name": N, "token": T}`.
+/// The request's `Idempotency-Key`, when it has one: 16 to 255 visible ASCII
+/// characters, a random value the client keeps until it has the answer.
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .filter(|k| (16..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "the Idempotency-Key must be 16 to 255 visible ASCII characters, a random value \
+                 such as a UUID; found {} bytes{}",
+                value.len(),
+                if value.as_bytes().iter().all(u8::is_ascii_graphic) {
+                    ""
+                } else {
+                    " with a space, control or non-ASCII character"
+                }
+            ))
+        })
+}
+
+/// The answer to a registration sent again with the Idempotency-Key `key` of one
+/// registered within [`IDEMPOTENCY_WINDOW`]: the same 201 for the same name (ignoring
+/// case), 422 for another. `None` when no registration kept the key.
+async fn registered_before(
+    scores: &Scores,
+    key: &str,
+    name: &str,
+) -> Result<Option<Response>, ApiError> {
+    let since = now_ms() - i64::try_from(IDEMPOTENCY_WINDOW.as_millis()).unwrap_or(i64::MAX);
+    let Some((found_key, found_name, sealed)) = scores
+        .db
+        .player_by_idempotency_key(&idempotency_key_hash(key), since)
+        .await?
+    else {
+        return Ok(None);
+    };
+    if found_key != name_key(name) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "this Idempotency-Key registered the name {}, not {}: a new registration \
+                 needs a key of its own",
+                quote(&Value::from(found_name.as_str())),
+                quote(&Value::from(name))
+            ),
+        ));
+    }
+    let token = seal_token(&sealed, key)
+        .ok_or_else(|| internal("a kept token does not unseal".to_owned()))?;
+    Ok(Some(created(&json!({"name": found_name, "token": token}))))
+}
+
+/// `POST /api/players`: `{"name": N}` to 201 `{"name": N, "token": T}`. With an
+/// `Idempotency-Key` header, the same request sent again within
+/// [`IDEMPOTENCY_WINDOW`] gets the same answer, token included.
 pub async fn create_player(
     State(app): State<AppState>,
     client: Client,
@@ -191,15 +255,44 @@ pub async fn create_player(
     body: Body,
 ) -> Reply {
     let scores = limited(&app, Action::NewPlayer, &client)?;
+    let idempotency = idempotency_key(&headers)?;
     let fields = fields(&app, &headers, body, "player", &["name"]).await?;
     let name = string_field(&fields, "name", "1 to 20 letters, digits, spaces, - and _")?;
     check_name(name).map_err(ApiError::bad_request)?;
+    if let Some(key) = idempotency {
+        if let Some(answer) = registered_before(scores, key, name).await? {
+            return Ok(answer);
+        }
+    }
     let token = new_token().map_err(internal)?;
-    let added = scores
-        .db
-        .create_player(name, &name_key(name), &token_hash(&token), now_ms())
-        .await?;
-    if !added {
+    let (key_hash, sealed) = match idempotency {
+        Some(key) => (
+            idempotency_key_hash(key),
+            seal_token(&token, key)
+                .ok_or_else(|| internal("a new token is not hexadecimal".to_owned()))?,
+        ),
+        None => (String::new(), String::new()),
+    };
+    let now = now_ms();
+    let window = i64::try_from(IDEMPOTENCY_WINDOW.as_millis()).unwrap_or(i64::MAX);
+    let player = NewPlayer {
+        name,
+        key: &name_key(name),
+        token_hash: &token_hash(&token),
+        at: now,
+        idempotency: idempotency.map(|_| KeptKey {
+            key_hash: &key_hash,
+            sealed_token: &sealed,
+            since: now - window,
+        }),
+    };
+    if !scores.db.create_player(&player).await? {
+        // The same registration sent twice at once: the first is the answer.
+        if let Some(key) = idempotency {
+            if let Some(answer) = registered_before(scores, key, name).await? {
+                return Ok(answer);
+            }
+        }
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             format!(

@@ -113,6 +113,33 @@ pub struct MoveUpdate {
     pub answer: String,
 }
 
+/// A new player, for [`Db::create_player`].
+#[derive(Clone, Copy, Debug)]
+pub struct NewPlayer<'a> {
+    /// The name, as registered.
+    pub name: &'a str,
+    /// The name's key (see [`name_key`](crate::scores::name_key)).
+    pub key: &'a str,
+    /// The hash of its token.
+    pub token_hash: &'a str,
+    /// When it registers.
+    pub at: i64,
+    /// The registration's idempotency key, when it has one.
+    pub idempotency: Option<KeptKey<'a>>,
+}
+
+/// A registration's idempotency key as kept: its hash and the token sealed by it
+/// (see [`seal_token`](crate::scores::seal_token)).
+#[derive(Clone, Copy, Debug)]
+pub struct KeptKey<'a> {
+    /// The key's hash.
+    pub key_hash: &'a str,
+    /// The token, sealed by the key.
+    pub sealed_token: &'a str,
+    /// The same key kept for a player registered before this is forgotten.
+    pub since: i64,
+}
+
 /// A new game, at turn 0, for [`Db::create_game`].
 #[derive(Clone, Copy, Debug)]
 pub struct NewGame<'a> {
@@ -344,26 +371,35 @@ impl Db {
         self.sqlite
     }
 
-    /// Adds a player. Returns `false` when the name (ignoring case) is taken.
+    /// Adds `player`. Returns `false` when the name (ignoring case) is taken, or
+    /// its idempotency key is kept for another player.
     ///
     /// # Errors
     ///
     /// When the database fails.
-    pub async fn create_player(
-        &self,
-        name: &str,
-        key: &str,
-        token_hash: &str,
-        at: i64,
-    ) -> Result<bool, DbError> {
+    pub async fn create_player(&self, player: &NewPlayer<'_>) -> Result<bool, DbError> {
         let _writing = self.write_lock().await;
+        if let Some(kept) = player.idempotency {
+            // The same key kept past its day is forgotten, not a conflict.
+            sqlx::query(
+                "UPDATE players SET idempotency_key = NULL, sealed_token = NULL \
+                 WHERE idempotency_key = $1 AND created_at < $2",
+            )
+            .bind(kept.key_hash)
+            .bind(kept.since)
+            .execute(&self.pool)
+            .await?;
+        }
         let result = sqlx::query(
-            "INSERT INTO players (name_key, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO players (name_key, name, token_hash, created_at, idempotency_key, \
+             sealed_token) VALUES ($1, $2, $3, $4, $5, $6)",
         )
-        .bind(key)
-        .bind(name)
-        .bind(token_hash)
-        .bind(at)
+        .bind(player.key)
+        .bind(player.name)
+        .bind(player.token_hash)
+        .bind(player.at)
+        .bind(player.idempotency.map(|k| k.key_hash))
+        .bind(player.idempotency.map(|k| k.sealed_token))
         .execute(&self.pool)
         .await;
         match result {
@@ -371,6 +407,47 @@ impl Db {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The player registered since `since` with the idempotency key of this hash: its
+    /// name's key, its name and its sealed token.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn player_by_idempotency_key(
+        &self,
+        key_hash: &str,
+        since: i64,
+    ) -> Result<Option<(String, String, String)>, DbError> {
+        let row = sqlx::query(
+            "SELECT name_key, name, sealed_token FROM players \
+             WHERE idempotency_key = $1 AND created_at >= $2",
+        )
+        .bind(key_hash)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(row) => Some((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)),
+            None => None,
+        })
+    }
+
+    /// Forgets the idempotency keys (and sealed tokens) of the players registered
+    /// before `before`. Returns how many.
+    ///
+    /// # Errors
+    ///
+    /// When the database fails.
+    pub async fn forget_idempotency_keys(&self, before: i64) -> Result<u64, DbError> {
+        let _writing = self.write_lock().await;
+        let query = sqlx::query(
+            "UPDATE players SET idempotency_key = NULL, sealed_token = NULL \
+             WHERE idempotency_key IS NOT NULL AND created_at < $1",
+        )
+        .bind(before);
+        Ok(query.execute(&self.pool).await?.rows_affected())
     }
 
     /// The player (key and name) whose token has this hash.

@@ -42,10 +42,12 @@ use std::time::Duration;
 
 pub use cache::{FinishedCache, Kept};
 pub use clock::{now_ms, rfc3339};
-pub use db::{After, Db, DbError, DbLocation, NewGame, OpenLimit, SCHEMA_VERSION};
+pub use db::{
+    After, Db, DbError, DbLocation, KeptKey, NewGame, NewPlayer, OpenLimit, SCHEMA_VERSION,
+};
 pub use limits::{Action, Limiters, Rate, RateLimits};
 pub use names::{check_name, name_key, MAX_NAME_CHARS};
-pub use tokens::token_hash;
+pub use tokens::{idempotency_key_hash, seal_token, token_hash, IDEMPOTENCY_WINDOW};
 
 /// How the scores are kept: where, the rate limits, when an idle game ends, and
 /// which other sites' pages may use the API.
@@ -167,6 +169,8 @@ impl Scores {
         {
             return Ok(0);
         }
+        let window = i64::try_from(IDEMPOTENCY_WINDOW.as_millis()).unwrap_or(i64::MAX);
+        self.db.forget_idempotency_keys(now - window).await?;
         let idle = self.idle_ms();
         self.db.end_abandoned(now - idle + 1, idle, None).await
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::{Dir, Game, Replay, Rng, Rules, SpawnStream};
-use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, NewGame, Scores};
+use ai2048_web::scores::{now_ms, token_hash, Db, DbLocation, NewGame, NewPlayer, Scores};
 use serde_json::{json, Value};
 
 use crate::common::ranked::{
@@ -552,6 +552,99 @@ on_both_databases!(
     leaderboard_pages_and_kept_games_on_postgres
 );
 
+/// A registration sent with an `Idempotency-Key` and sent again (its answer lost)
+/// gets the same answer, token included, also when sent twice at once; another key,
+/// or none, for the taken name still gets 409; the key for another name, 422.
+async fn registration_again(db: DbLocation) {
+    let addr = start_scores(scores_config(db)).await;
+    let mut api = Api::connect(addr).await;
+    let register = |name: &str| json!({ "name": name }).to_string();
+    let name = unique("Again");
+    let key = format!("{}-{}", unique("key"), "0123456789abcdef");
+    let with_key = [("Idempotency-Key", key.as_str())];
+    let first = api
+        .send_with("POST", "/api/players", None, &with_key, &register(&name))
+        .await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let token = first.json()["token"].as_str().unwrap().to_owned();
+    for sent in [name.clone(), name.to_uppercase()] {
+        let again = api
+            .send_with("POST", "/api/players", None, &with_key, &register(&sent))
+            .await;
+        assert_eq!((again.status, again.json()), (201, first.json()));
+    }
+    api.new_game(&token).await;
+    let other_key = [("Idempotency-Key", "another-key-0123456789")];
+    for headers in [&other_key[..], &[]] {
+        let reply = api
+            .send_with("POST", "/api/players", None, headers, &register(&name))
+            .await;
+        assert_eq!(reply.status, 409, "{headers:?}: {}", reply.body);
+        assert!(reply.error().contains("is taken"), "{}", reply.body);
+    }
+    let elsewhere = unique("Other");
+    let reply = api
+        .send_with(
+            "POST",
+            "/api/players",
+            None,
+            &with_key,
+            &register(&elsewhere),
+        )
+        .await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (
+            422,
+            format!(
+                "this Idempotency-Key registered the name \"{name}\", not \"{elsewhere}\": \
+                 a new registration needs a key of its own"
+            )
+        )
+    );
+    for bad in ["short", "a key with spaces in it", &"k".repeat(256)] {
+        let reply = api
+            .send_with(
+                "POST",
+                "/api/players",
+                None,
+                &[("Idempotency-Key", bad)],
+                &register(&elsewhere),
+            )
+            .await;
+        reply.assert_bad_request("the Idempotency-Key must be 16 to 255 visible ASCII characters");
+    }
+
+    // Sent twice at once: one registration, both answers the same.
+    let name = unique("Twice");
+    let key = format!("{}-twice-0123456789", unique("key"));
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            let (name, key) = (name.clone(), key.clone());
+            tokio::spawn(async move {
+                let mut api = Api::connect(addr).await;
+                let body = json!({ "name": name }).to_string();
+                let headers = [("Idempotency-Key", key.as_str())];
+                let reply = api
+                    .send_with("POST", "/api/players", None, &headers, &body)
+                    .await;
+                (reply.status, reply.json())
+            })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.unwrap());
+    }
+    assert_eq!(answers[0].0, 201, "{answers:?}");
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+}
+
+on_both_databases!(
+    registration_again: a_registration_sent_again_gets_its_token_on_sqlite("again"),
+    a_registration_sent_again_gets_its_token_on_postgres
+);
+
 /// A game begun before keyed spawns (schema 2: a seed, no key) plays on under its
 /// seed's spawns, and its replay is the per-turn replay of its seed.
 async fn seeded_game_plays_on(db: DbLocation) {
@@ -561,10 +654,14 @@ async fn seeded_game_plays_on(db: DbLocation) {
     {
         let old = Db::open(&db, false).await.unwrap();
         let key = name.to_lowercase();
-        assert!(old
-            .create_player(&name, &key, &token_hash(&token), 1)
-            .await
-            .unwrap());
+        let player = NewPlayer {
+            name: &name,
+            key: &key,
+            token_hash: &token_hash(&token),
+            at: 1,
+            idempotency: None,
+        };
+        assert!(old.create_player(&player).await.unwrap());
         let game = NewGame {
             id: &id,
             player_key: &key,

@@ -108,6 +108,20 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: &[],
         postgres: &[],
     },
+    // A registration sent again with its Idempotency-Key gets the same token: the key
+    // is kept as its hash, and the token sealed by the key (so the database alone
+    // does not give it), for a day.
+    Migration {
+        version: 4,
+        name: "idempotent registration",
+        statements: &[
+            "ALTER TABLE players ADD COLUMN idempotency_key TEXT",
+            "ALTER TABLE players ADD COLUMN sealed_token TEXT",
+            "CREATE UNIQUE INDEX players_by_idempotency_key ON players (idempotency_key)",
+        ],
+        sqlite: &[],
+        postgres: &[],
+    },
 ];
 
 /// The schema version this build knows.
@@ -199,7 +213,13 @@ mod tests {
         let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
         {
             let old = Db::open_at(&location, false, 1).await.unwrap();
-            assert!(old.create_player("Ann", "ann", "hash", 1).await.unwrap());
+            sqlx::query(
+                "INSERT INTO players (name_key, name, token_hash, created_at) \
+                 VALUES ('ann', 'Ann', 'hash', 1)",
+            )
+            .execute(&old.pool)
+            .await
+            .unwrap();
             let game = NewGame {
                 id: "g1",
                 player_key: "ann",
