@@ -687,7 +687,10 @@ pub struct EngineArgs {
     pub ai: String,
 }
 
-/// `ai2048 serve`.
+/// `ai2048 serve`. Logs go to stderr, one line a request; `AI2048_LOG` filters them
+/// (`info` by default; `warn` leaves out the requests' lines, `ai2048_web::request=off`
+/// only them). Ctrl-C or SIGTERM stops the server once the requests in flight are
+/// answered.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// The address to listen on: 127.0.0.1 serves this machine only.
@@ -746,6 +749,14 @@ pub struct ServeArgs {
     /// rightmost address there that is not a trusted proxy. Any other peer is the client.
     #[arg(long = "trusted-proxy", value_name = "CIDR", num_args = 1..)]
     pub trusted_proxy: Vec<ai2048_web::Cidr>,
+    /// Connections one address (an IPv6 /64) that is not a trusted proxy may have open
+    /// at once; further ones are closed. 0: no cap.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub max_connections_per_client: usize,
+    /// Requests one client may have in flight at once (behind a trusted proxy, the
+    /// client its headers name); further ones get 429. 0: no cap.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    pub max_requests_per_client: usize,
 }
 
 /// `ai2048 replay`.

@@ -54,6 +54,62 @@ fn signature_prints_the_checked_node_count() {
     );
 }
 
+/// `ai2048 serve` logs one line a request on stderr (method, route, status, latency,
+/// client), and on SIGTERM stops accepting, answers what is in flight and exits 0.
+#[cfg(unix)]
+#[test]
+fn serve_logs_each_request_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("scores.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(["serve", "--port", "0", "--db", common::path(&db)])
+        .env_remove("AI2048_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""database":"ok""#), "{answer}");
+    let out = common::signal_and_wait(child, "TERM", "ai2048 serve");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let logged = stderr
+        .lines()
+        .find(|l| l.contains("route=/healthz"))
+        .unwrap_or_else(|| panic!("no line for the request in:\n{stderr}"));
+    for field in [
+        "INFO",
+        "method=GET",
+        "status=200",
+        "latency_ms=",
+        "client=127.0.0.1",
+    ] {
+        assert!(logged.contains(field), "{field} missing from {logged:?}");
+    }
+    assert!(!stderr.contains('\u{1b}'), "no colours on a pipe: {stderr}");
+    assert!(
+        stderr.contains("shutting down") && stderr.contains("stopped"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(&db);
+}
+
 /// A keyed game's replay (a ranked game of `ai2048 serve`, once over) verifies, and
 /// says it is keyed rather than naming its unused seed; a changed spawn fails.
 #[test]

@@ -156,6 +156,45 @@ pub async fn game_op(
     run.await.into_response()
 }
 
+/// `GET /healthz`: 200 `{"status": "ok", "database": "ok", "database_ms": T}` when
+/// the database answers a query within 2 s (`"database": "none"` for a server that
+/// keeps no scores), else 503 `{"status": "unavailable", "database": "unreachable"}`
+/// (the error itself is logged, not shown). Never cached.
+pub async fn healthz(State(app): State<AppState>) -> HttpResponse {
+    let (status, body) = match &app.scores {
+        None => (StatusCode::OK, json!({"status": "ok", "database": "none"})),
+        Some(scores) => match scores.db().ping(std::time::Duration::from_secs(2)).await {
+            Ok(took) => (
+                StatusCode::OK,
+                json!({
+                    "status": "ok",
+                    "database": "ok",
+                    "database_ms": (took.as_secs_f64() * 10_000.0).round() / 10.0,
+                }),
+            ),
+            Err(e) => {
+                tracing::warn!(error = %e.message, "health check: the database does not answer");
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    json!({"status": "unavailable", "database": "unreachable"}),
+                )
+            }
+        },
+    };
+    let mut response = json_response(status, body.to_string());
+    response.headers_mut().insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("1"),
+        );
+    }
+    response
+}
+
 /// `GET /api/players`: the players and their options, for the page's selector, with
 /// which options the web refuses and the server's time limits.
 pub async fn players(State(app): State<AppState>) -> HttpResponse {

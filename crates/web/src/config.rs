@@ -56,6 +56,15 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// Connections served at once; further ones wait to be accepted.
     pub max_connections: usize,
+    /// Connections one peer (an IPv4 address, an IPv6 /64) may have open at once,
+    /// unless it is a trusted proxy; further ones are closed as they come. 0: no cap.
+    pub max_connections_per_client: usize,
+    /// Requests one client (behind a trusted proxy, the one its headers name) may
+    /// have in flight at once; further ones get 429. 0: no cap.
+    pub max_requests_per_client: usize,
+    /// On shutdown, how long the requests in flight have to finish before the
+    /// server stops anyway.
+    pub shutdown_grace: Duration,
     /// The reverse proxies whose `Forwarded` and `X-Forwarded-For` headers name the
     /// client (see [`client_addr`](crate::client_addr)); a request from any other peer
     /// is that peer's.
@@ -66,7 +75,8 @@ impl Default for ServerConfig {
     /// One worker per core (at most 8), a queue of four searches per worker, searches
     /// of at most one second (100 ms by default), 4 players per worker with 16 MiB
     /// tables, 16 KiB bodies, 5 s to send headers or a body, 30 s per request, 512
-    /// connections, no trusted proxy.
+    /// connections, 32 of them and 16 requests in flight per client, 30 s for the
+    /// requests in flight at shutdown, no trusted proxy.
     fn default() -> ServerConfig {
         let workers = std::thread::available_parallelism()
             .map_or(2, usize::from)
@@ -83,6 +93,9 @@ impl Default for ServerConfig {
             body_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
             max_connections: 512,
+            max_connections_per_client: 32,
+            max_requests_per_client: 16,
+            shutdown_grace: Duration::from_secs(30),
             trusted_proxies: Vec::new(),
         }
     }

@@ -18,6 +18,7 @@
 //! | `POST /api/new` | `{"seed":S}`, optional | a new game: `seed`, `turn` 0, `board`, `score`, `over`, start `spawns` |
 //! | `POST /api/step` | `{"board":B,"dir":D,"seed":S,"turn":T}` | the board after the move and its spawn, `score`, `moved`, `spawn`, `over`, `turn`, and the tiles' `motions` |
 //! | `GET /api/players` | | the players and their options, and the time limits |
+//! | `GET /healthz` | | 200 `{"status":"ok",...}` when the database (if any) answers, else 503 |
 //!
 //! With saved scores ([`Server::bind_with_scores`]), the server also serves players,
 //! ranked games and a leaderboard: see [`scores`].
@@ -40,6 +41,9 @@
 //! the built-in network's 128 MiB, which they share, when the build has one).
 //! Bodies are at most 16 KiB (413 past it); headers and bodies must arrive within 5 s,
 //! and a request takes at most 30 s in all. Unknown routes get 404, wrong methods 405.
+//! A client has at most [`ServerConfig::max_requests_per_client`] requests in flight
+//! (429 past it) and [`ServerConfig::max_connections_per_client`] connections; every
+//! request is logged through `tracing`, one line each (target `ai2048_web::request`).
 //!
 //! ```
 //! use ai2048_web::{router, ServerConfig};
@@ -54,6 +58,7 @@
 mod api;
 mod assets;
 mod body;
+mod clients;
 mod config;
 mod cors;
 mod error;
@@ -81,7 +86,7 @@ pub use error::ApiError;
 pub use json::MAX_SAFE_INTEGER;
 pub use pool::{Busy, SearchPool};
 pub use proxy::{client_addr, rate_key, Cidr};
-pub use server::{serve_blocking, serve_blocking_with_scores, Server};
+pub use server::{serve_blocking, serve_blocking_with_scores, shutdown_signal, Server};
 
 /// The protocol operations served at `POST /api/OP`.
 const PROTOCOL_OPS: [&str; 4] = ["apply", "legal", "spawns", "best"];
@@ -111,6 +116,7 @@ pub fn router_with_scores(
     let _ = ai2048_ai::ntuple::builtin();
     let pool = SearchPool::new(config.workers, config.queue, config.players_per_worker)?;
     let request_timeout = config.request_timeout;
+    let max_in_flight = config.max_requests_per_client;
     let origins = scores
         .as_ref()
         .map(|s| s.config().allow_origins.clone())
@@ -143,7 +149,9 @@ pub fn router_with_scores(
             }),
         );
     }
-    let mut router = router.route("/api", post(api::protocol_line));
+    let mut router = router
+        .route("/api", post(api::protocol_line))
+        .route("/healthz", get(api::healthz));
     if limited.is_some() {
         use scores::api as s;
         router = router
@@ -170,15 +178,85 @@ pub fn router_with_scores(
             scores::api::limit_requests(Arc::clone(&scores), request, next)
         }));
     }
+    let in_flight = Arc::new(clients::PerClient::default());
     let router = router
         .layer(axum::middleware::from_fn(move |request, next| {
             timeout(request_timeout, request, next)
         }))
         .layer(axum::middleware::from_fn(move |request, next| {
+            limit_in_flight(Arc::clone(&in_flight), max_in_flight, request, next)
+        }))
+        .layer(axum::middleware::from_fn(move |request, next| {
             cors::cors(Arc::clone(&origins), request, next)
         }))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(app);
     Ok(router)
+}
+
+/// The client of a request, as [`Server`] puts it in its extensions (the unspecified
+/// address when the application is served without it).
+fn client_of(request: &axum::extract::Request) -> std::net::IpAddr {
+    request
+        .extensions()
+        .get::<scores::api::ClientAddr>()
+        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| {
+            c.0
+        })
+}
+
+/// Answers 429 for a request of a client that has `max` in flight already (0: no
+/// cap).
+async fn limit_in_flight(
+    counts: Arc<clients::PerClient>,
+    max: usize,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let client = client_of(&request);
+    let Some(_place) = clients::PerClient::try_take(&counts, client, max) else {
+        return ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many requests at once from {}: at most {max} at a time; wait for \
+                 their answers before sending more",
+                proxy::rate_key_label(client)
+            ),
+        )
+        .retry_after(1)
+        .into_response();
+    };
+    next.run(request).await
+}
+
+/// Logs one line per request (target `ai2048_web::request`, level info): its method,
+/// the route it matched (its pattern, such as `/api/ranked/{id}/move`, so that no id
+/// or name is logged; `-` for none), the answer's status, the time to the answer's
+/// headers in milliseconds, and the client (behind a trusted proxy, the one its
+/// headers name).
+async fn log_request(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let start = std::time::Instant::now();
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "-".to_owned(), |p| p.as_str().to_owned());
+    let client = client_of(&request);
+    let response = next.run(request).await;
+    tracing::info!(
+        target: "ai2048_web::request",
+        method = %method,
+        route = %route,
+        status = response.status().as_u16(),
+        latency_ms = format_args!("{:.1}", start.elapsed().as_secs_f64() * 1000.0),
+        client = %client,
+        "request"
+    );
+    response
 }
 
 /// Answers 503 for a request that takes longer than `limit` in all.

@@ -113,6 +113,14 @@ pub fn rate_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The client `ip` as the limits count it, for messages: its address, or its /64.
+pub(crate) fn rate_key_label(ip: IpAddr) -> String {
+    match rate_key(ip) {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("{ip}/64"),
+    }
+}
+
 /// The client of a request from `peer` with `headers`, the proxies of `trusted`
 /// believed: the rightmost address of the request's forwarding chain (`Forwarded`, by
 /// RFC 7239, else `X-Forwarded-For`) that is not a trusted proxy, when `peer` is

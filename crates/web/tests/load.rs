@@ -196,6 +196,9 @@ async fn two_hundred_clients_at_once() {
         workers: 2,
         queue: 8,
         tt_mb: 4,
+        // Every client of the test is 127.0.0.1.
+        max_connections_per_client: 0,
+        max_requests_per_client: 0,
         ..ServerConfig::default()
     };
     let addr = start(config).await;

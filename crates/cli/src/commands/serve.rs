@@ -1,9 +1,11 @@
 //! `ai2048 serve`: the game in the browser, with the AI beside it (see [`ai2048_web`]).
 //!
 //! Prints `listening on http://HOST:PORT` on stdout, flushed, once the server accepts
-//! connections (with the port picked when `--port 0`), then serves until killed.
+//! connections (with the port picked when `--port 0`), then serves until Ctrl-C or
+//! SIGTERM, after which it answers the requests in flight and exits. Its logs, one
+//! line a request, go to stderr through `tracing`, filtered by `AI2048_LOG`.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::process::{Command, Stdio};
 
@@ -12,14 +14,18 @@ use std::time::Duration;
 use ai2048_web::scores::{DbLocation, Rate, RateLimits, ScoresConfig};
 use ai2048_web::{serve_blocking_with_scores, ServerConfig};
 use anyhow::{bail, Result};
+use tracing_subscriber::filter::{LevelFilter, Targets};
 
 use crate::args::ServeArgs;
 
 /// Serves the page and the API until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    init_logs(std::env::var("AI2048_LOG").ok().as_deref())?;
     let addr = SocketAddr::new(args.host, args.port);
     let config = ServerConfig {
         trusted_proxies: args.trusted_proxy.clone(),
+        max_connections_per_client: args.max_connections_per_client,
+        max_requests_per_client: args.max_requests_per_client,
         ..ServerConfig::default()
     };
     let (workers, memory) = (config.workers, config.worst_case_memory_mb());
@@ -33,7 +39,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let mut out = io::stdout().lock();
         // Nobody reading stdout is no reason not to serve.
         let _ = writeln!(out, "listening on {url}").and_then(|()| out.flush());
-        eprintln!(
+        tracing::info!(
             "{workers} search threads, players within {memory} MiB, {kept}; press Ctrl-C to stop"
         );
         if args.open {
@@ -48,6 +54,45 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             anyhow::Error::new(e).context(format!("cannot serve on {addr}"))
         }
     })
+}
+
+/// The log filter of `AI2048_LOG` (`info` when unset): targets and levels as
+/// `tracing_subscriber`'s `Targets` reads them, like `warn,ai2048_web=info`.
+fn log_filter(text: Option<&str>) -> Result<Targets> {
+    let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+        return Ok(Targets::new().with_default(LevelFilter::INFO));
+    };
+    let bad = |why: String| {
+        anyhow::anyhow!(
+            "AI2048_LOG={text:?} is not a log filter ({why}): expected a level (error, warn, \
+             info, debug, trace, off) or TARGET=LEVEL pairs, like warn,ai2048_web=info"
+        )
+    };
+    // A word alone is read as a target at every level: here it must be a level.
+    for part in text.split(',').filter(|p| !p.contains('=')) {
+        part.trim()
+            .parse::<LevelFilter>()
+            .map_err(|_| bad(format!("{:?} is not a level", part.trim())))?;
+    }
+    text.parse().map_err(|e| bad(format!("{e}")))
+}
+
+/// Sends the server's logs to stderr, filtered by `filter` (see [`log_filter`]),
+/// coloured on a terminal. A second call (the tests run several servers in one
+/// process) keeps the first's.
+fn init_logs(filter: Option<&str>) -> Result<()> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter = log_filter(filter)?;
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(io::stderr)
+                .with_ansi(io::stderr().is_terminal()),
+        )
+        .with(filter)
+        .try_init();
+    Ok(())
 }
 
 /// The scores' settings of `args`: `None` for `--db none`.
@@ -175,6 +220,45 @@ mod tests {
             (Rate::per_second(7), 0)
         );
         assert!(parse_args::<ServeArgs>(&["--reads-per-second", "0"]).is_err());
+    }
+
+    #[test]
+    fn logs_are_filtered_by_ai2048_log() {
+        let shown = |filter: Option<&str>, target: &str, level| {
+            log_filter(filter).unwrap().would_enable(target, &level)
+        };
+        use tracing::Level;
+        assert!(shown(None, "ai2048_web::request", Level::INFO));
+        assert!(!shown(None, "ai2048_web", Level::DEBUG));
+        assert!(!shown(Some("warn"), "ai2048_web::request", Level::INFO));
+        let quiet = Some("info,ai2048_web::request=off");
+        assert!(!shown(quiet, "ai2048_web::request", Level::INFO));
+        assert!(shown(quiet, "ai2048_web::server", Level::INFO));
+        let e = log_filter(Some("loud")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("AI2048_LOG=\"loud\" is not a log filter"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn client_caps_have_their_options() {
+        use crate::args::testing::args;
+        let a = args::<ServeArgs>(&[]);
+        assert_eq!(
+            (a.max_connections_per_client, a.max_requests_per_client),
+            (32, 16)
+        );
+        let a = args::<ServeArgs>(&[
+            "--max-connections-per-client",
+            "0",
+            "--max-requests-per-client",
+            "4",
+        ]);
+        assert_eq!(
+            (a.max_connections_per_client, a.max_requests_per_client),
+            (0, 4)
+        );
     }
 
     #[test]

@@ -121,23 +121,36 @@ pub fn interrupt(args: &[&str], mut progress: impl FnMut(std::time::Duration) ->
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    let out = signal_and_wait(child, "INT", &name);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "{name}: {stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    stdout
+}
+
+/// Sends `child` (`name` in messages) the signal `signal` (`INT`, `TERM`) and waits
+/// 60 s at most for it to end; what it printed and its status.
+#[cfg(unix)]
+pub fn signal_and_wait(
+    child: std::process::Child,
+    signal: &str,
+    name: &str,
+) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let mut child = child;
+    let killed = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(killed.success());
     let deadline = Instant::now() + Duration::from_secs(60);
     while child.try_wait().expect("wait").is_none() {
         if Instant::now() > deadline {
-            kill_and_panic(child, &format!("{name} did not stop after Ctrl-C"));
+            kill_and_panic(child, &format!("{name} did not stop after SIG{signal}"));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = child.wait_with_output().expect("output");
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert_eq!(out.status.code(), Some(130), "{name}: {stdout}\n{stderr}");
-    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-    stdout
+    child.wait_with_output().expect("output")
 }
 
 /// Kills `child` and panics with `message` and what it printed.

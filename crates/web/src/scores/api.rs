@@ -51,7 +51,7 @@ fn client_ip(client: &Client) -> IpAddr {
 
 impl From<DbError> for ApiError {
     fn from(e: DbError) -> ApiError {
-        eprintln!("ai2048 serve: database error: {}", e.message);
+        tracing::error!(error = %e.message, transient = e.transient, "database error");
         if e.transient {
             ApiError::busy("the database is busy or out of reach; try again in a moment")
         } else {

@@ -365,6 +365,30 @@ impl Db {
         Ok(db)
     }
 
+    /// Whether the database answers: one `SELECT 1`, within `limit`. Returns how
+    /// long it took.
+    ///
+    /// # Errors
+    ///
+    /// When it fails, or takes longer than `limit`, saying which.
+    pub async fn ping(&self, limit: Duration) -> Result<Duration, DbError> {
+        let start = std::time::Instant::now();
+        match tokio::time::timeout(limit, sqlx::query("SELECT 1").fetch_one(&self.pool)).await {
+            Ok(Ok(_)) => Ok(start.elapsed()),
+            Ok(Err(e)) => Err(e.into()),
+            Err(_) => Err(DbError {
+                message: format!("no answer within {} ms", limit.as_millis()),
+                transient: true,
+            }),
+        }
+    }
+
+    /// Closes the connections, once those in use are given back (on SQLite, the
+    /// last one checkpoints the log into the file).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
     /// Whether the database is SQLite.
     #[must_use]
     pub fn is_sqlite(&self) -> bool {

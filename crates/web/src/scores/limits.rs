@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
+use crate::proxy::rate_key_label;
 use crate::{rate_key, ApiError};
 
 /// An allowance: `count` requests per `period`, all of which may come at once, and
@@ -159,10 +160,7 @@ impl Limiters {
             self.requests.retain_recent();
         }
         let key = rate_key(client);
-        let from = match key {
-            IpAddr::V4(ip) => ip.to_string(),
-            IpAddr::V6(ip) => format!("{ip}/64"),
-        };
+        let from = rate_key_label(client);
         limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);

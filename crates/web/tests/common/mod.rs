@@ -10,7 +10,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-/// Limits for tests: short timeouts, small tables.
+/// Limits for tests: short timeouts, small tables, and no cap per client (every test
+/// client is 127.0.0.1) but in the tests of those caps.
 pub fn test_config() -> ServerConfig {
     ServerConfig {
         workers: 2,
@@ -19,6 +20,8 @@ pub fn test_config() -> ServerConfig {
         header_timeout: Duration::from_secs(1),
         body_timeout: Duration::from_secs(1),
         request_timeout: Duration::from_secs(10),
+        max_connections_per_client: 0,
+        max_requests_per_client: 0,
         ..ServerConfig::default()
     }
 }

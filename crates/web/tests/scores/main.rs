@@ -2,7 +2,8 @@
 //! names one, on PostgreSQL: every status, retries, abandoned games, the limits,
 //! and games whose replays check. One test binary, a module a concern: `games`
 //! (statuses, abandoned and seeded games, the referee), `limits` (rate limits,
-//! trusted proxies, other origins) and `bad_input`.
+//! trusted proxies, other origins), `operations` (`/healthz`, graceful shutdown,
+//! caps per client) and `bad_input`.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -30,3 +31,4 @@ macro_rules! on_both_databases {
 mod bad_input;
 mod games;
 mod limits;
+mod operations;
