@@ -205,6 +205,10 @@ pub struct Finished {
 /// An open database.
 pub struct Db {
     pool: AnyPool,
+    /// The connections of the score API's longer reads (the leaderboard, players'
+    /// pages, a game's moves), apart, so that however many readers wait, the moves
+    /// have the connections of `pool`.
+    reads: AnyPool,
     sqlite: bool,
     /// SQLite takes one writer at a time: the server's writers queue here rather than
     /// in SQLite's busy handler, which sleeps.
@@ -327,35 +331,41 @@ impl Db {
                 .map_err(|e| format!("cannot reach the scores' database {shown}: {e}"))?;
             let _ = conn.close().await;
         }
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 16 })
-            .acquire_timeout(Duration::from_secs(10))
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if sqlite {
-                        // WAL: readers do not wait for the writer, and a commit is one
-                        // append to the log, which survives the server's crash.
-                        // NORMAL syncs the log to the disk at checkpoints, FULL at
-                        // every commit (which survives a power cut too, but costs a
-                        // disk flush per move).
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute(if full_sync {
-                            "PRAGMA synchronous = FULL"
-                        } else {
-                            "PRAGMA synchronous = NORMAL"
-                        })
-                        .await?;
-                        conn.execute("PRAGMA busy_timeout = 10000").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                    }
-                    Ok(())
+        let pool_options = |max_connections: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if sqlite {
+                            // WAL: readers do not wait for the writer, and a commit is
+                            // one append to the log, which survives the server's crash.
+                            // NORMAL syncs the log to the disk at checkpoints, FULL at
+                            // every commit (which survives a power cut too, but costs
+                            // a disk flush per move).
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute(if full_sync {
+                                "PRAGMA synchronous = FULL"
+                            } else {
+                                "PRAGMA synchronous = NORMAL"
+                            })
+                            .await?;
+                            conn.execute("PRAGMA busy_timeout = 10000").await?;
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                        }
+                        Ok(())
+                    })
                 })
-            })
-            .connect_with(options)
+        };
+        let pool = pool_options(if sqlite { 4 } else { 16 })
+            .connect_with(options.clone())
             .await
             .map_err(|e| format!("cannot open the scores' database {shown}: {e}"))?;
+        // Connected when first used: the file exists by now.
+        let reads = pool_options(if sqlite { 2 } else { 4 }).connect_lazy_with(options);
         let db = Db {
             pool,
+            reads,
             sqlite,
             writer: Mutex::new(()),
         };
@@ -386,6 +396,7 @@ impl Db {
     /// Closes the connections, once those in use are given back (on SQLite, the
     /// last one checkpoints the log into the file).
     pub async fn close(&self) {
+        self.reads.close().await;
         self.pool.close().await;
     }
 
@@ -670,7 +681,7 @@ impl Db {
             "SELECT turn, dir, ai, spawn_cell, spawn_tile FROM moves WHERE game = $1 ORDER BY turn",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reads)
         .await?;
         rows.iter()
             .map(|row| {
@@ -722,7 +733,7 @@ impl Db {
                 .bind(after.ended_at)
                 .bind(after.game.as_str());
         }
-        let rows = query.fetch_all(&self.pool).await?;
+        let rows = query.fetch_all(&self.reads).await?;
         rows.iter().map(finished_row).collect()
     }
 
@@ -744,7 +755,7 @@ impl Db {
              WHERE p.name_key = $1 GROUP BY p.name",
         )
         .bind(key)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reads)
         .await?
         else {
             return Ok(None);
@@ -758,7 +769,7 @@ impl Db {
         ))
         .bind(key)
         .bind(i(recent))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reads)
         .await?;
         let games = games.iter().map(finished_row).collect::<Result<_, _>>()?;
         Ok(Some((name, u(best), u(played), games)))
@@ -770,5 +781,75 @@ impl Db {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+impl NewGame<'static> {
+    /// The tests' game: `g1` of player `ann`, of seed 7, started at 2 with `board`.
+    pub(crate) fn test_game(board: Board) -> NewGame<'static> {
+        NewGame {
+            id: "g1",
+            player_key: "ann",
+            seed: 7,
+            spawn_key: None,
+            board,
+            at: 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With every connection of the reads held (a crowd of readers of the
+    /// leaderboard), a move is stored at once, and a read waits for its turn.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn moves_have_connections_whatever_the_readers_hold() {
+        let dir = std::env::temp_dir().join(format!("ai2048-db-reads-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = Db::open(&DbLocation::Sqlite(dir.join("scores.db")), false)
+            .await
+            .unwrap();
+        let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        let player = NewPlayer {
+            name: "Ann",
+            key: "ann",
+            token_hash: "hash",
+            at: 1,
+            idempotency: None,
+        };
+        assert!(db.create_player(&player).await.unwrap());
+        let game = NewGame::test_game(board);
+        db.create_game(&game, None).await.unwrap().unwrap();
+        let mut held = Vec::new();
+        for _ in 0..2 {
+            held.push(db.reads.acquire().await.unwrap());
+        }
+        let wait = Duration::from_millis(300);
+        let read = tokio::time::timeout(wait, db.leaderboard(10, 0, None, false)).await;
+        assert!(read.is_err(), "a read waits for a connection of the reads");
+        let update = MoveUpdate {
+            board,
+            points: 0,
+            row: MoveRow {
+                turn: 0,
+                dir: 'L',
+                ai: false,
+                spawn_cell: 3,
+                spawn_tile: 2,
+            },
+            over: false,
+            at: 3,
+            answer: "answer".to_owned(),
+        };
+        let played = tokio::time::timeout(Duration::from_secs(5), db.play("g1", 0, &update));
+        assert!(played.await.unwrap().unwrap());
+        assert_eq!(db.game("g1").await.unwrap().unwrap().turn, 1);
+        drop(held);
+        assert!(db.leaderboard(10, 0, None, false).await.unwrap().is_empty());
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -220,14 +220,7 @@ mod tests {
             .execute(&old.pool)
             .await
             .unwrap();
-            let game = NewGame {
-                id: "g1",
-                player_key: "ann",
-                seed: 7,
-                spawn_key: None,
-                board,
-                at: 2,
-            };
+            let game = NewGame::test_game(board);
             old.create_game(&game, None).await.unwrap().unwrap();
             old.pool.close().await;
         }
