@@ -116,10 +116,6 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "growth",
                 "under a time limit, start the next depth only if this many times the last depth's time fits (default 4)"
             ),
-            (
-                "formation",
-                "an experiment: what a leaf loses for each large tile off a clean snake, on the evaluation's scale (default 0 = off)"
-            ),
         ),
     },
     PlayerInfo {

@@ -82,9 +82,6 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(growth) = ranged(spec, "growth", "a factor", 1.0..=1000.0)? {
         config.depth_growth = growth;
     }
-    if let Some(weight) = ranged(spec, "formation", "a weight", 0.0..=1e9)? {
-        config.formation = weight;
-    }
     Ok(config)
 }
 

@@ -11,8 +11,7 @@ mod replica;
 mod tt;
 
 pub use expectimax::{
-    adaptive_depth, snake_disorder, spawn_model, Expectimax, ExpectimaxConfig, TimePlan,
-    MAX_BANKED_BUDGETS,
+    adaptive_depth, spawn_model, Expectimax, ExpectimaxConfig, TimePlan, MAX_BANKED_BUDGETS,
 };
 pub use greedy::GreedyPlayer;
 use leaf_cache::LeafCache;

@@ -14,9 +14,6 @@ use crate::ntuple::NTupleNetwork;
 use crate::{Player, SearchLimits, SearchResult};
 use spawn_model::SpawnModel;
 
-mod formation;
-pub use formation::snake_disorder;
-
 pub mod spawn_model;
 mod time_plan;
 
@@ -70,10 +67,6 @@ pub struct ExpectimaxConfig {
     /// the deadline, its time lost; one not started leaves its time on the game's
     /// clock. An infinite (or NaN) factor never starts depth 1: greedy moves.
     pub depth_growth: f32,
-    /// What a leaf loses for each of its large tiles off a clean snake (see
-    /// [`snake_disorder`]), on the evaluation's scale: 0 (the default) for none. An
-    /// experiment in keeping the formations endgame tables need.
-    pub formation: f32,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
@@ -93,7 +86,6 @@ impl Default for ExpectimaxConfig {
             time_bank: false,
             time_plan: TimePlan::default(),
             depth_growth: 4.0,
-            formation: 0.0,
         }
     }
 }
@@ -177,24 +169,6 @@ impl<T: Evaluator + ?Sized> Leaf for EvalLeaf<'_, T> {
 
     fn lost(&self, board: Board) -> f32 {
         self.0.lost(board) as f32
-    }
-}
-
-/// A leaf's value less [`ExpectimaxConfig::formation`] for each large tile off the
-/// snake.
-struct FormationLeaf<L> {
-    inner: L,
-    weight: f32,
-}
-
-impl<L: Leaf> Leaf for FormationLeaf<L> {
-    #[inline]
-    fn value(&self, board: Board) -> f32 {
-        self.inner.value(board) - self.weight * snake_disorder(board) as f32
-    }
-
-    fn lost(&self, board: Board) -> f32 {
-        self.inner.lost(board)
     }
 }
 
@@ -385,11 +359,11 @@ impl Player for Expectimax {
         }
         let eval = Arc::clone(&self.eval);
         let result = if let Some(table) = eval.downcast_ref::<RowTable>() {
-            self.run_biased(board, limits, TableLeaf(table))
+            self.run(board, limits, &TableLeaf(table))
         } else if let Some(net) = eval.downcast_ref::<NTupleNetwork>() {
-            self.run_biased(board, limits, EvalLeaf(net))
+            self.run(board, limits, &EvalLeaf(net))
         } else {
-            self.run_biased(board, limits, EvalLeaf(&*eval))
+            self.run(board, limits, &EvalLeaf(&*eval))
         };
         if let (Some(model), Some(dir)) = (&mut self.spawns, result.dir) {
             model.before_move(board.shift(dir));
@@ -427,28 +401,6 @@ type WorkerOutcome = (Vec<(usize, f32)>, u64, bool);
 type RootValues = Option<[Option<f64>; 4]>;
 
 impl Expectimax {
-    /// [`Expectimax::run`] with `leaf`, biased by the formation weight if it has one.
-    fn run_biased<E: Leaf>(
-        &mut self,
-        board: Board,
-        limits: &SearchLimits,
-        leaf: E,
-    ) -> SearchResult {
-        let weight = self.config.formation;
-        if weight > 0.0 {
-            self.run(
-                board,
-                limits,
-                &FormationLeaf {
-                    inner: leaf,
-                    weight,
-                },
-            )
-        } else {
-            self.run(board, limits, &leaf)
-        }
-    }
-
     /// Searches every root move `depth` deep; returns the values and the nodes.
     fn root<E: Leaf>(
         &mut self,
