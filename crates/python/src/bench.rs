@@ -26,12 +26,13 @@ use crate::worker::run_stoppable;
 /// Returns the document ``ai2048 bench --json`` writes, parsed: ``games``,
 /// ``mean_score``, ``median_score``, ``max_score``, ``min_score``, ``max_tile``,
 /// ``mean_moves``, ``total_moves``, ``moves_per_sec``, ``ms_per_move_mean``,
-/// ``ms_per_move_max``, ``nodes_per_sec``, ``timeouts``, ``reach`` (from each tile
+/// ``ms_per_move_max``, ``nodes_per_sec``, ``table_answers`` and ``table_moves`` (the
+/// moves an endgame table matched, and played), ``timeouts``, ``reach`` (from each tile
 /// from 512 up, as a string, to the share of games that reached it), ``reach_ci``
 /// (its 95% Wilson interval ``[low, high]``), ``requested_games``, ``interrupted``,
 /// ``config`` (the run's settings) and ``runs`` (one record per game: ``index``,
 /// ``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, ``timed_out``,
-/// ``max_ms_per_move``, ``nodes``).
+/// ``max_ms_per_move``, ``nodes``, ``table_answers``, ``table_moves``).
 ///
 /// ``should_stop``, if given, is called about ten times a second while the games run;
 /// once it returns true, the games under way are dropped and the finished ones are

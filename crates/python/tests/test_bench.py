@@ -7,7 +7,7 @@ from ai2048 import Game, Player, bench, derive_seed
 KEYS = {
     "games", "mean_score", "median_score", "max_score", "min_score", "max_tile", "mean_moves",
     "total_moves", "moves_per_sec", "ms_per_move_mean", "ms_per_move_max", "nodes_per_sec",
-    "timeouts", "reach", "reach_ci", "requested_games", "interrupted", "config", "runs",
+    "table_answers", "table_moves", "timeouts", "reach", "reach_ci", "requested_games", "interrupted", "config", "runs",
 }
 
 
