@@ -2,13 +2,19 @@
 //!
 //! ```text
 //! cargo run --release -p ai2048-web --example ranked_load -- load BIN DB CLIENTS SECONDS
+//! cargo run --release -p ai2048-web --example ranked_load -- reads BIN DB CLIENTS SECONDS
+//! cargo run --release -p ai2048-web --example ranked_load -- reads-limited BIN DB CLIENTS SECONDS
 //! cargo run --release -p ai2048-web --example ranked_load -- crash BIN DB CLIENTS ROUNDS
 //! ```
 //!
 //! `BIN` is the `ai2048` binary, `DB` what `--db` takes. `load` starts one server and
 //! has `CLIENTS` clients play ranked games (the greedy player) for `SECONDS`, then
 //! prints moves/s, the latency's p50 and p99, and the answers other than 200 by
-//! status. `crash` has `CLIENTS` clients play while the server is killed with
+//! status. `reads` does the same with as many readers beside the players, each
+//! reading leaderboard pages at random depths (to 5,000 games down) as fast as it
+//! can, and prints the reads too: what reads do to moves. `reads-limited` is `reads`
+//! with the server's default allowance of reads (every client here is 127.0.0.1, so
+//! the readers share one): what the read limit leaves of that. `crash` has `CLIENTS` clients play while the server is killed with
 //! SIGKILL at a random moment, `ROUNDS` times; after each restart on the same
 //! database, every move answered 200 must be there, and every game must go on from
 //! its last answered move (a move sent but not answered may or may not be there: sent
@@ -28,8 +34,10 @@ use ai2048_engine::{Dir, Rng};
 use common::ranked::{board_of, greedy, unique, Api};
 use serde_json::Value;
 
-/// Starts `ai2048 serve` on a free port with limits no client reaches.
-fn start(bin: &str, db: &str) -> (Child, SocketAddr) {
+/// Starts `ai2048 serve` on a free port with limits no client reaches, but for the
+/// reads' allowance when `limit_reads`.
+fn start(bin: &str, db: &str, limit_reads: bool) -> (Child, SocketAddr) {
+    let reads = if limit_reads { "50" } else { "1000000" };
     let mut child = Command::new(bin)
         .args(["serve", "--port", "0", "--db", db])
         .args([
@@ -38,17 +46,19 @@ fn start(bin: &str, db: &str) -> (Child, SocketAddr) {
             "--games-per-minute",
             "1000000",
         ])
-        .args([
-            "--players-per-hour",
-            "1000000",
-            "--reads-per-second",
-            "1000000",
-        ])
+        .args(["--players-per-hour", "1000000", "--reads-per-second", reads])
         .args([
             "--max-open-games",
             "1000000",
             "--requests-per-second",
             "1000000",
+        ])
+        // Every client is 127.0.0.1: no cap per client (0).
+        .args([
+            "--max-requests-per-client",
+            "0",
+            "--max-connections-per-client",
+            "0",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -120,9 +130,56 @@ impl Player {
     }
 }
 
-async fn load(bin: &str, db: &str, clients: usize, seconds: u64) {
-    let (mut server, addr) = start(bin, db);
+/// Reads leaderboard pages until `stop`: the time of each read answered 200, and the
+/// other answers' statuses (0 for none).
+async fn read_loop(
+    addr: SocketAddr,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+) -> (Vec<Duration>, Vec<u16>) {
+    let mut api = Api::connect(addr).await;
+    let mut rng = Rng::new(seed);
+    let (mut latencies, mut others) = (Vec::new(), Vec::new());
+    while !stop.load(Ordering::Relaxed) {
+        let offset = rng.next_u64() % 5001;
+        let path = format!("/api/leaderboard?limit=100&offset={offset}");
+        let started = Instant::now();
+        match api.try_send("GET", &path, None, "").await {
+            Some(reply) if reply.status == 200 => latencies.push(started.elapsed()),
+            Some(reply) => others.push(reply.status),
+            None => {
+                others.push(0);
+                api = Api::connect(addr).await;
+            }
+        }
+    }
+    (latencies, others)
+}
+
+/// The p50 and p99 of `latencies`, in milliseconds (0 for none).
+fn quantiles(latencies: &mut [Duration]) -> (f64, f64) {
+    latencies.sort();
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    };
+    (at(0.5), at(0.99))
+}
+
+async fn load(
+    bin: &str,
+    db: &str,
+    clients: usize,
+    seconds: u64,
+    readers: usize,
+    limit_reads: bool,
+) {
+    let (mut server, addr) = start(bin, db, limit_reads);
     let stop = Arc::new(AtomicBool::new(false));
+    let reading: Vec<_> = (0..readers)
+        .map(|r| tokio::spawn(read_loop(addr, 1_000_000 + r as u64, Arc::clone(&stop))))
+        .collect();
     let mut tasks = Vec::new();
     for c in 0..clients {
         let stop = Arc::clone(&stop);
@@ -154,19 +211,31 @@ async fn load(bin: &str, db: &str, clients: usize, seconds: u64) {
             *others.entry(status).or_insert(0u64) += 1;
         }
     }
+    let mut reads = Vec::new();
+    let mut read_others = std::collections::BTreeMap::new();
+    for task in reading {
+        let (l, o) = task.await.expect("a reader");
+        reads.extend(l);
+        for status in o {
+            *read_others.entry(status).or_insert(0u64) += 1;
+        }
+    }
     let _ = server.kill();
     let _ = server.wait();
-    latencies.sort();
-    let at = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+    let moves = latencies.len();
+    let (p50, p99) = quantiles(&mut latencies);
     println!(
-        "{clients} clients, {seconds} s, {}: {} moves answered 200, {:.0} moves/s, p50 {:.2} ms, p99 {:.2} ms, other answers {:?} (0 = no answer)",
-        db,
-        latencies.len(),
-        latencies.len() as f64 / seconds as f64,
-        at(0.5).as_secs_f64() * 1e3,
-        at(0.99).as_secs_f64() * 1e3,
-        others
+        "{clients} clients, {seconds} s, {db}: {moves} moves answered 200, {:.0} moves/s, p50 {p50:.2} ms, p99 {p99:.2} ms, other answers {others:?} (0 = no answer)",
+        moves as f64 / seconds as f64,
     );
+    if readers > 0 {
+        let count = reads.len();
+        let (p50, p99) = quantiles(&mut reads);
+        println!(
+            "{readers} readers beside them: {count} leaderboard pages answered 200, {:.0} reads/s, p50 {p50:.2} ms, p99 {p99:.2} ms, other answers {read_others:?}",
+            count as f64 / seconds as f64,
+        );
+    }
 }
 
 async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
@@ -174,7 +243,7 @@ async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
     let (mut answered, mut in_flight_kept, mut in_flight_lost) = (0u64, 0u64, 0u64);
     // One start more than kills: the last start checks the last kill.
     for round in 0..=rounds {
-        let (mut server, addr) = start(bin, db);
+        let (mut server, addr) = start(bin, db, false);
         // After a restart: every game is where its last answer left it, or one move
         // further when the move in flight was committed; that move sent again gets
         // its answer.
@@ -261,16 +330,20 @@ async fn crash(bin: &str, db: &str, clients: usize, rounds: usize) {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [mode, bin, db, clients, n] = args.as_slice() else {
-        eprintln!("usage: ranked_load load|crash BIN DB CLIENTS SECONDS|ROUNDS");
+        eprintln!(
+            "usage: ranked_load load|reads|reads-limited|crash BIN DB CLIENTS SECONDS|ROUNDS"
+        );
         std::process::exit(2);
     };
     let clients: usize = clients.parse().expect("CLIENTS is a number");
     let n: u64 = n.parse().expect("SECONDS or ROUNDS is a number");
     match mode.as_str() {
-        "load" => load(bin, db, clients, n).await,
+        "load" => load(bin, db, clients, n, 0, false).await,
+        "reads" => load(bin, db, clients, n, clients, false).await,
+        "reads-limited" => load(bin, db, clients, n, clients, true).await,
         "crash" => crash(bin, db, clients, n as usize).await,
         _ => {
-            eprintln!("unknown mode {mode:?}: load or crash");
+            eprintln!("unknown mode {mode:?}: load, reads, reads-limited or crash");
             std::process::exit(2);
         }
     }
