@@ -70,8 +70,11 @@ impl Layout {
         }
         if let Some(i) = (0..16).find(|&i| u32::from(pattern.cap(i)) >= exp) {
             return Err(LayoutError(format!(
-                "cell {i}'s cap {} leaves no tile for it under target {target}",
-                pattern.cap(i)
+                "the cap {} in row {}, column {} leaves no tile for that cell under target \
+                 {target} (at most the target over 2^cap, which must be 2 or more)",
+                pattern.cap(i),
+                i / 4 + 1,
+                i % 4 + 1
             )));
         }
         Ok(Layout::with_exponent(pattern, exp as u8))

@@ -81,17 +81,16 @@ impl Pattern {
             if k == 0 {
                 continue;
             }
+            let (r, c) = (i / 4 + 1, i % 4 + 1);
             if k > 9 {
-                return Err(ParsePatternError(format!("cell {i} has cap {k}, above 9")));
+                return Err(ParsePatternError(format!(
+                    "row {r}, column {c}: cap {k} is above 9"
+                )));
             }
             if self.is_fixed(i) || self.is_target(i) {
                 return Err(ParsePatternError(format!(
-                    "cell {i} has a cap but is {}",
-                    if self.is_fixed(i) {
-                        "fixed"
-                    } else {
-                        "a target cell"
-                    }
+                    "row {r}, column {c}: a cap on a {} cell",
+                    if self.is_fixed(i) { "fixed" } else { "target" }
                 )));
             }
         }
@@ -345,9 +344,19 @@ mod tests {
             ("xxxx/xxxx/xx../..ttt", "row 4"),
             ("xxxx/xxxx/xx../..ty", "row 4, column 4: 'y'"),
             ("xxxx/xxxx/xx../....", "no target cell"),
+            ("xxxx/xxxx/xx../..t0", "row 4, column 4: '0'"),
         ] {
             let err = text.parse::<Pattern>().unwrap_err().to_string();
             assert!(err.contains(message), "{text}: {err}");
+        }
+        let pattern: Pattern = "xxxx/xxxx/xx../..tt".parse().unwrap();
+        for (caps, message) in [
+            (1u64 << 60, "row 4, column 4: a cap on a target cell"),
+            (2, "row 1, column 1: a cap on a fixed cell"),
+            (10 << 40, "row 3, column 3: cap 10 is above 9"),
+        ] {
+            let err = pattern.with_caps(caps).unwrap_err().to_string();
+            assert!(err.contains(message), "{caps:x}: {err}");
         }
     }
 

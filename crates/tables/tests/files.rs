@@ -76,7 +76,7 @@ fn a_capped_pattern_is_written_as_version_2_and_one_without_caps_as_version_1() 
     bad[60..64].copy_from_slice(&sum.to_le_bytes());
     fs::write(&path, &bad).unwrap();
     let err = open_error(&path);
-    assert!(err.contains("cap 9"), "{err}");
+    assert!(err.contains("cap 9 in row 3, column 3"), "{err}");
 }
 
 #[test]
