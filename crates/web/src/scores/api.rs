@@ -22,16 +22,19 @@ use super::db::{
 };
 use super::limits::Action;
 use super::names::{check_name, name_key};
+use super::request::{
+    json_body, leaderboard_params, Direction, EndRequest, MoveRequest, NewGameRequest,
+    Registration, SafeInteger,
+};
 use super::tokens::{
     idempotency_key_hash, new_game_id, new_spawn_key, new_token, seal_token, token_hash,
     IDEMPOTENCY_WINDOW,
 };
 use super::Scores;
-use crate::body::{read_body, utf8};
 use crate::error::json_response;
 use crate::{ApiError, AppState};
 use ai2048_page::{motions_json, play_turn, spawn_json};
-use ai2048_protocol::json::{check_fields, kind, object, quote, safe_integer, MAX_SAFE_INTEGER};
+use ai2048_protocol::json::quote;
 
 /// The client's address, as [`Server`](crate::Server) puts it in every request's
 /// extensions for the rate limits: the peer's, or behind a trusted proxy the one its
@@ -140,21 +143,6 @@ pub async fn limit_requests(
     next.run(request).await
 }
 
-async fn fields(
-    app: &AppState,
-    headers: &HeaderMap,
-    body: Body,
-    what: &str,
-    known: &[&str],
-) -> Result<Map<String, Value>, ApiError> {
-    let bytes = read_body(headers, body, &app.config).await?;
-    let text = utf8(&bytes)?;
-    let text = if text.trim().is_empty() { "{}" } else { text };
-    let fields = object(text, what).map_err(ApiError::bad_request)?;
-    check_fields(&fields, what, known).map_err(ApiError::bad_request)?;
-    Ok(fields)
-}
-
 fn unauthorized(message: &str) -> ApiError {
     ApiError::new(StatusCode::UNAUTHORIZED, message)
 }
@@ -256,8 +244,8 @@ pub async fn create_player(
 ) -> Reply {
     let scores = limited(&app, Action::NewPlayer, &client)?;
     let idempotency = idempotency_key(&headers)?;
-    let fields = fields(&app, &headers, body, "player", &["name"]).await?;
-    let name = string_field(&fields, "name", "1 to 20 letters, digits, spaces, - and _")?;
+    let Registration { name } = json_body(&app, &headers, body).await?;
+    let name = name.as_str();
     check_name(name).map_err(ApiError::bad_request)?;
     if let Some(key) = idempotency {
         if let Some(answer) = registered_before(scores, key, name).await? {
@@ -316,7 +304,7 @@ pub async fn create_game(
     let Some((player, _)) = scores.db.player_by_token(&hash).await? else {
         return Err(unauthorized("unknown token: no player has it"));
     };
-    fields(&app, &headers, body, "ranked game", &[]).await?;
+    let NewGameRequest {} = json_body(&app, &headers, body).await?;
     let key = new_spawn_key().map_err(internal)?;
     let id = new_game_id().map_err(internal)?;
     let game = Game::with_spawns(0, Rules::ORIGINAL, SpawnStream::Keyed(key))
@@ -483,58 +471,6 @@ fn conflict(message: String, game: &GameRow) -> ApiError {
     ApiError::new(StatusCode::CONFLICT, message).with_fields(fields)
 }
 
-/// Field `key` of a request, a string: `expected` says what it holds.
-fn string_field<'a>(
-    fields: &'a Map<String, Value>,
-    key: &str,
-    expected: &str,
-) -> Result<&'a str, ApiError> {
-    match fields.get(key) {
-        Some(Value::String(text)) => Ok(text),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "\"{key}\" must be a string ({expected}), found {}",
-            kind(other)
-        ))),
-        None => Err(ApiError::bad_request(format!(
-            "missing \"{key}\": expected {expected}"
-        ))),
-    }
-}
-
-/// The move a request asks for: its direction, turn and whether the AI chose it.
-fn read_move(fields: &Map<String, Value>) -> Result<(Dir, u64, bool), ApiError> {
-    let dir = match string_field(fields, "dir", "up, down, left or right")? {
-        "up" => Dir::Up,
-        "down" => Dir::Down,
-        "left" => Dir::Left,
-        "right" => Dir::Right,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "unknown direction {}: expected up, down, left or right",
-                quote(&Value::from(other))
-            )))
-        }
-    };
-    let turn = safe_integer(fields, "turn")
-        .map_err(ApiError::bad_request)?
-        .ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "missing \"turn\": the game's turn now, an integer from 0 to {MAX_SAFE_INTEGER}"
-            ))
-        })?;
-    let ai = match fields.get("ai") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(ai)) => *ai,
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "\"ai\" must be true or false, found {}",
-                quote(other)
-            )))
-        }
-    };
-    Ok((dir, turn, ai))
-}
-
 /// The stored answer to the game's last move, when `(dir, turn, ai)` is that move
 /// sent again.
 fn retried(game: &GameRow, dir: Dir, turn: u64, ai: bool) -> Option<Response> {
@@ -556,8 +492,12 @@ pub async fn play(
 ) -> Reply {
     let scores = &*scores;
     let id = game.id.clone();
-    let fields = fields(&app, &headers, body, "move", &["dir", "turn", "ai"]).await?;
-    let (dir, turn, ai) = read_move(&fields)?;
+    let MoveRequest {
+        dir: Direction(dir),
+        turn: SafeInteger(turn),
+        ai,
+    } = json_body(&app, &headers, body).await?;
+    let ai = ai.unwrap_or(false);
     if let Some(answer) = retried(&game, dir, turn, ai) {
         return Ok(answer);
     }
@@ -650,7 +590,7 @@ pub async fn end_game(
     request: axum::extract::Request,
 ) -> Reply {
     let (parts, body) = request.into_parts();
-    fields(&app, &parts.headers, body, "game end", &[]).await?;
+    let EndRequest {} = json_body(&app, &parts.headers, body).await?;
     if !game.over {
         scores.db.end_game(&game.id, now_ms()).await?;
     }
@@ -840,66 +780,52 @@ fn parse_cursor(text: &str) -> Option<(u64, After)> {
 /// [`MAX_OFFSET`]) or `after` (the `next` of the page before), and `human` (true or
 /// false).
 fn leaderboard_query(uri: &Uri) -> Result<LeaderboardQuery, ApiError> {
-    let (mut limit, mut offset, mut after, mut human) = (20, None, None, false);
-    for pair in uri
-        .query()
-        .unwrap_or("")
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let number = |min: u64, max: u64| {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "{key}={} is not an integer from {min} to {max}",
-                        shorten(value)
-                    ))
-                })
-        };
-        match key {
-            "limit" => limit = number(1, 100)?,
-            "offset" => {
-                offset = Some(number(0, MAX_OFFSET).map_err(|e| {
-                    ApiError::bad_request(format!(
-                        "{}; to read further, give as after= the \"next\" of the page before",
-                        e.message
-                    ))
-                })?);
-            }
-            "after" => {
-                after = Some(parse_cursor(value).ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "after={} is not a place in the leaderboard: give the \"next\" of the \
-                         page before",
-                        shorten(value)
-                    ))
-                })?);
-            }
-            "human" => {
-                human = match value {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => {
-                        return Err(ApiError::bad_request(format!(
-                            "human={} must be true or false",
-                            shorten(value)
-                        )))
-                    }
-                }
-            }
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown parameter {} of the leaderboard: it takes limit, offset, after \
-                     and human",
-                    shorten(key)
-                )))
-            }
+    let params = leaderboard_params(uri)?;
+    let number = |key: &str, value: &str, min: u64, max: u64| {
+        value
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "{key}={} is not an integer from {min} to {max}",
+                    shorten(value)
+                ))
+            })
+    };
+    let limit = match &params.limit {
+        Some(value) => number("limit", value, 1, 100)?,
+        None => 20,
+    };
+    let offset = match &params.offset {
+        Some(value) => Some(number("offset", value, 0, MAX_OFFSET).map_err(|e| {
+            ApiError::bad_request(format!(
+                "{}; to read further, give as after= the \"next\" of the page before",
+                e.message
+            ))
+        })?),
+        None => None,
+    };
+    let after = match &params.after {
+        Some(value) => Some(parse_cursor(value).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "after={} is not a place in the leaderboard: give the \"next\" of the page \
+                 before",
+                shorten(value)
+            ))
+        })?),
+        None => None,
+    };
+    let human = match params.human.as_deref() {
+        None | Some("false" | "0") => false,
+        Some("true" | "1") => true,
+        Some(value) => {
+            return Err(ApiError::bad_request(format!(
+                "human={} must be true or false",
+                shorten(value)
+            )))
         }
-    }
+    };
     let start = match (offset, after) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request(

@@ -1,6 +1,11 @@
 //! Times: milliseconds since 1970 in the database, RFC 3339 in answers.
 
+use std::num::NonZeroU8;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use time::format_description::well_known::iso8601::{Config, EncodedConfig, TimePrecision};
+use time::format_description::well_known::Iso8601;
+use time::OffsetDateTime;
 
 /// Milliseconds since 1970-01-01 UTC, now.
 #[must_use]
@@ -10,7 +15,18 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// `ms` since 1970 as an RFC 3339 time in UTC, to the millisecond.
+/// RFC 3339 as the answers write it: the date, the time to the millisecond, and `Z`.
+const ANSWER_TIME: EncodedConfig = Config::DEFAULT
+    .set_year_is_six_digits(false)
+    .set_time_precision(TimePrecision::Second {
+        decimal_digits: NonZeroU8::new(3),
+    })
+    .encode();
+
+/// `ms` since 1970 as an RFC 3339 time in UTC, to the millisecond, formatted by the
+/// `time` crate. A time outside the years 0 to 9999, which RFC 3339 cannot write (no
+/// clock of this server gives one, but a damaged database could), is written as the
+/// nearest it can, logged as an error.
 ///
 /// ```
 /// use ai2048_web::scores::rfc3339;
@@ -19,26 +35,19 @@ pub fn now_ms() -> i64 {
 /// ```
 #[must_use]
 pub fn rfc3339(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let in_day = ms.rem_euclid(86_400_000);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000
-    )
+    let writable = ms.clamp(YEAR_0, YEAR_10000 - 1);
+    if writable != ms {
+        tracing::error!(ms, "a stored time outside the years 0 to 9999");
+    }
+    let at = OffsetDateTime::UNIX_EPOCH + time::Duration::milliseconds(writable);
+    at.format(&Iso8601::<ANSWER_TIME>)
+        .unwrap_or_else(|e| format!("(a time that does not format: {e})"))
 }
+
+/// Milliseconds since 1970 of 0000-01-01T00:00:00Z.
+const YEAR_0: i64 = -62_167_219_200_000;
+/// Milliseconds since 1970 of 10000-01-01T00:00:00Z.
+const YEAR_10000: i64 = 253_402_300_800_000;
 
 #[cfg(test)]
 mod tests {
@@ -49,5 +58,15 @@ mod tests {
         assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
         assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
         assert_eq!(rfc3339(4_102_444_800_000), "2100-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(YEAR_0), "0000-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(YEAR_10000 - 1), "9999-12-31T23:59:59.999Z");
+    }
+
+    /// Times RFC 3339 cannot write (a damaged row) are written as the nearest it can,
+    /// and nothing panics.
+    #[test]
+    fn times_out_of_range_do_not_panic() {
+        assert_eq!(rfc3339(i64::MIN), "0000-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(i64::MAX), "9999-12-31T23:59:59.999Z");
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::Board;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Connection, Executor, Row};
+use sqlx::{AnyPool, Connection, Executor, FromRow, Row};
 use tokio::sync::Mutex;
 
 mod location;
@@ -31,15 +31,70 @@ pub struct DbError {
 
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> DbError {
-        let transient = matches!(
-            e,
-            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed
-        ) || matches!(&e, sqlx::Error::Database(d) if d.message().contains("locked"));
+        let transient = match &e {
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
+            sqlx::Error::Database(d) => retryable(d.as_ref()),
+            _ => false,
+        };
         DbError {
             message: e.to_string(),
             transient,
         }
     }
+}
+
+/// Whether a database's error says that the same request may pass if sent again, by
+/// its code (see [`sqlite_retryable`] and [`postgres_retryable`]).
+fn retryable(e: &dyn sqlx::error::DatabaseError) -> bool {
+    let Some(code) = e.code() else {
+        return false;
+    };
+    if e.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        code.parse().is_ok_and(sqlite_retryable)
+    } else if e
+        .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+        .is_some()
+    {
+        postgres_retryable(&code)
+    } else {
+        false
+    }
+}
+
+/// Whether a SQLite error of this (extended) result code may pass when tried again:
+/// `SQLITE_BUSY` (5) and `SQLITE_LOCKED` (6), with their extended codes, whose low
+/// byte is the primary code (261 `SQLITE_BUSY_RECOVERY`, 517 `SQLITE_BUSY_SNAPSHOT`,
+/// 773 `SQLITE_BUSY_TIMEOUT`, 262 `SQLITE_LOCKED_SHAREDCACHE`, ...).
+///
+/// ```
+/// use ai2048_web::scores::sqlite_retryable;
+/// assert!(sqlite_retryable(5) && sqlite_retryable(517) && sqlite_retryable(262));
+/// assert!(!sqlite_retryable(2067)); // SQLITE_CONSTRAINT_UNIQUE
+/// assert!(!sqlite_retryable(11)); // SQLITE_CORRUPT
+/// ```
+#[must_use]
+pub fn sqlite_retryable(code: u32) -> bool {
+    matches!(code & 0xff, 5 | 6)
+}
+
+/// Whether a PostgreSQL error of this SQLSTATE may pass when tried again: a
+/// serialization failure (40001), a deadlock (40P01), a lock not available (55P03),
+/// too many connections (53300), a server shutting down or starting (57P01, 57P02,
+/// 57P03), or a connection lost (class 08).
+///
+/// ```
+/// use ai2048_web::scores::postgres_retryable;
+/// assert!(postgres_retryable("40001") && postgres_retryable("40P01"));
+/// assert!(postgres_retryable("55P03") && postgres_retryable("08006"));
+/// assert!(!postgres_retryable("23505")); // unique_violation
+/// assert!(!postgres_retryable("42P01")); // undefined_table
+/// ```
+#[must_use]
+pub fn postgres_retryable(sqlstate: &str) -> bool {
+    matches!(
+        sqlstate,
+        "40001" | "40P01" | "55P03" | "53300" | "57P01" | "57P02" | "57P03"
+    ) || sqlstate.starts_with("08")
 }
 
 /// A ranked game as stored.
@@ -215,65 +270,132 @@ pub struct Db {
     writer: Mutex<()>,
 }
 
-fn u(v: i64) -> u64 {
-    u64::try_from(v).unwrap_or(0)
-}
-
 fn i(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-const GAME_COLUMNS: &str = "g.id, p.name, p.token_hash, g.seed, g.board, g.score, g.turn, \
-     g.max_tile, g.ai_moves, g.over, g.end_reason, g.started_at, g.last_move_at, g.ended_at, \
-     g.last_answer, g.spawn_key";
-
-fn game_row(row: &AnyRow) -> Result<GameRow, DbError> {
-    let board: String = row.try_get(4)?;
-    let board = Board::from_str(&board).map_err(|e| DbError {
-        message: format!("a stored board does not parse: {e}"),
-        transient: false,
-    })?;
-    Ok(GameRow {
-        id: row.try_get(0)?,
-        player: row.try_get(1)?,
-        token_hash: row.try_get(2)?,
-        seed: u(row.try_get(3)?),
-        board,
-        score: u(row.try_get(5)?),
-        turn: u(row.try_get(6)?),
-        max_tile: u(row.try_get(7)?),
-        ai_moves: u(row.try_get(8)?),
-        over: row.try_get::<i64, _>(9)? != 0,
-        end_reason: row.try_get(10)?,
-        started_at: row.try_get(11)?,
-        last_move_at: row.try_get(12)?,
-        ended_at: row.try_get(13)?,
-        last_answer: row.try_get(14)?,
-        spawn_key: match row.try_get::<Option<String>, _>(15)? {
-            None => None,
-            Some(hex) => Some(hex.parse().map_err(|e| DbError {
-                message: format!("a stored spawn key does not parse: {e}"),
-                transient: false,
-            })?),
-        },
-    })
+/// The error of a stored value that is not what its column holds: it names the
+/// column, and the request fails (500) rather than read a value made up for it.
+fn bad_column(column: &str, problem: impl Into<String>) -> sqlx::Error {
+    sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: problem.into().into(),
+    }
 }
 
-const FINISHED_COLUMNS: &str =
-    "g.id, p.name, g.score, g.max_tile, g.turn, g.ai_moves, g.over, g.started_at, g.ended_at";
+/// Column `column` of `row`, a count or a score: an integer from 0.
+fn count(row: &AnyRow, column: &str) -> Result<u64, sqlx::Error> {
+    let value: i64 = row.try_get(column)?;
+    u64::try_from(value).map_err(|_| bad_column(column, format!("{value} is negative")))
+}
 
-fn finished_row(row: &AnyRow) -> Result<Finished, DbError> {
-    Ok(Finished {
-        game: row.try_get(0)?,
-        name: row.try_get(1)?,
-        score: u(row.try_get(2)?),
-        max_tile: u(row.try_get(3)?),
-        moves: u(row.try_get(4)?),
-        ai_moves: u(row.try_get(5)?),
-        over: row.try_get::<i64, _>(6)? != 0,
-        started_at: row.try_get(7)?,
-        ended_at: row.try_get(8)?,
-    })
+/// Column `column` of `row`, a boolean stored as 0 or 1.
+fn flag(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    match row.try_get::<i64, _>(column)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        other => Err(bad_column(column, format!("{other} is neither 0 nor 1"))),
+    }
+}
+
+/// Column `column` of `row`, an integer that fits `T`.
+fn small<T: TryFrom<i64>>(row: &AnyRow, column: &str, range: &str) -> Result<T, sqlx::Error> {
+    let value: i64 = row.try_get(column)?;
+    T::try_from(value).map_err(|_| bad_column(column, format!("{value} is not {range}")))
+}
+
+/// The columns of a [`GameRow`], by their names.
+const GAME_COLUMNS: &str = "g.id, p.name AS player, p.token_hash, g.seed, g.board, g.score, \
+     g.turn, g.max_tile, g.ai_moves, g.over, g.end_reason, g.started_at, g.last_move_at, \
+     g.ended_at, g.last_answer, g.spawn_key";
+
+impl FromRow<'_, AnyRow> for GameRow {
+    fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+        let board: String = row.try_get("board")?;
+        let board = Board::from_str(&board).map_err(|e| bad_column("board", e.to_string()))?;
+        let spawn_key = match row.try_get::<Option<String>, _>("spawn_key")? {
+            None => None,
+            Some(hex) => Some(hex.parse().map_err(
+                |e: ai2048_engine::keyed::ParseSpawnKeyError| {
+                    bad_column("spawn_key", e.to_string())
+                },
+            )?),
+        };
+        Ok(GameRow {
+            id: row.try_get("id")?,
+            player: row.try_get("player")?,
+            token_hash: row.try_get("token_hash")?,
+            seed: count(row, "seed")?,
+            board,
+            score: count(row, "score")?,
+            turn: count(row, "turn")?,
+            max_tile: count(row, "max_tile")?,
+            ai_moves: count(row, "ai_moves")?,
+            over: flag(row, "over")?,
+            end_reason: row.try_get("end_reason")?,
+            started_at: row.try_get("started_at")?,
+            last_move_at: row.try_get("last_move_at")?,
+            ended_at: row.try_get("ended_at")?,
+            last_answer: row.try_get("last_answer")?,
+            spawn_key,
+        })
+    }
+}
+
+/// The columns of a [`Finished`], by their names.
+const FINISHED_COLUMNS: &str = "g.id AS game, p.name, g.score, g.max_tile, g.turn AS moves, \
+     g.ai_moves, g.over, g.started_at, g.ended_at";
+
+impl FromRow<'_, AnyRow> for Finished {
+    fn from_row(row: &AnyRow) -> Result<Finished, sqlx::Error> {
+        Ok(Finished {
+            game: row.try_get("game")?,
+            name: row.try_get("name")?,
+            score: count(row, "score")?,
+            max_tile: count(row, "max_tile")?,
+            moves: count(row, "moves")?,
+            ai_moves: count(row, "ai_moves")?,
+            over: flag(row, "over")?,
+            started_at: row.try_get("started_at")?,
+            ended_at: row.try_get("ended_at")?,
+        })
+    }
+}
+
+impl FromRow<'_, AnyRow> for MoveRow {
+    fn from_row(row: &AnyRow) -> Result<MoveRow, sqlx::Error> {
+        let dir: String = row.try_get("dir")?;
+        let dir = match dir.as_str() {
+            "U" | "D" | "L" | "R" => dir.chars().next().unwrap_or('?'),
+            _ => {
+                return Err(bad_column(
+                    "dir",
+                    format!("{dir:?} is not a direction's letter (U, D, L or R)"),
+                ))
+            }
+        };
+        let spawn_cell: u8 = small(row, "spawn_cell", "a cell from 0 to 15")?;
+        if spawn_cell > 15 {
+            return Err(bad_column(
+                "spawn_cell",
+                format!("{spawn_cell} is not a cell from 0 to 15"),
+            ));
+        }
+        let spawn_tile: u32 = small(row, "spawn_tile", "a tile, 2 or 4")?;
+        if !matches!(spawn_tile, 2 | 4) {
+            return Err(bad_column(
+                "spawn_tile",
+                format!("{spawn_tile} is not a tile, 2 or 4"),
+            ));
+        }
+        Ok(MoveRow {
+            turn: count(row, "turn")?,
+            dir,
+            ai: flag(row, "ai")?,
+            spawn_cell,
+            spawn_tile,
+        })
+    }
 }
 
 impl Db {
@@ -464,7 +586,11 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?;
         Ok(match row {
-            Some(row) => Some((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)),
+            Some(row) => Some((
+                row.try_get("name_key")?,
+                row.try_get("name")?,
+                row.try_get("sealed_token")?,
+            )),
             None => None,
         })
     }
@@ -499,7 +625,7 @@ impl Db {
             .fetch_optional(&self.pool)
             .await?;
         Ok(match row {
-            Some(row) => Some((row.try_get(0)?, row.try_get(1)?)),
+            Some(row) => Some((row.try_get("name_key")?, row.try_get("name")?)),
             None => None,
         })
     }
@@ -544,7 +670,7 @@ impl Db {
             .fetch_all(&mut *tx)
             .await?
             .iter()
-            .map(|row| row.try_get(0))
+            .map(|row| row.try_get("id"))
             .collect::<Result<Vec<String>, _>>()?;
             if open.len() as u64 >= limit.max {
                 return Ok(Err(open));
@@ -608,7 +734,7 @@ impl Db {
         .bind(id)
         .fetch_optional(&self.pool)
         .await?;
-        row.as_ref().map(game_row).transpose()
+        Ok(row.as_ref().map(GameRow::from_row).transpose()?)
     }
 
     /// Stores a move of game `id` played at `turn`, in one statement (so one
@@ -683,18 +809,10 @@ impl Db {
         .bind(id)
         .fetch_all(&self.reads)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let dir: String = row.try_get(1)?;
-                Ok(MoveRow {
-                    turn: u(row.try_get(0)?),
-                    dir: dir.chars().next().unwrap_or('?'),
-                    ai: row.try_get::<i64, _>(2)? != 0,
-                    spawn_cell: u8::try_from(row.try_get::<i64, _>(3)?).unwrap_or(u8::MAX),
-                    spawn_tile: u32::try_from(row.try_get::<i64, _>(4)?).unwrap_or(0),
-                })
-            })
-            .collect()
+        Ok(rows
+            .iter()
+            .map(MoveRow::from_row)
+            .collect::<Result<_, _>>()?)
     }
 
     /// The finished games, best score first (ties: the one that ended first, then
@@ -734,7 +852,10 @@ impl Db {
                 .bind(after.game.as_str());
         }
         let rows = query.fetch_all(&self.reads).await?;
-        rows.iter().map(finished_row).collect()
+        Ok(rows
+            .iter()
+            .map(Finished::from_row)
+            .collect::<Result<_, _>>()?)
     }
 
     /// A player's name, best score, finished games and most recent games (at most
@@ -749,8 +870,8 @@ impl Db {
         recent: u64,
     ) -> Result<Option<(String, u64, u64, Vec<Finished>)>, DbError> {
         let Some(row) = sqlx::query(
-            "SELECT p.name, COALESCE(MAX(CASE WHEN g.over = 1 THEN g.score END), 0), \
-             COALESCE(SUM(CASE WHEN g.over = 1 THEN 1 ELSE 0 END), 0) \
+            "SELECT p.name, COALESCE(MAX(CASE WHEN g.over = 1 THEN g.score END), 0) AS best, \
+             COALESCE(SUM(CASE WHEN g.over = 1 THEN 1 ELSE 0 END), 0) AS played \
              FROM players p LEFT JOIN games g ON g.player = p.name_key \
              WHERE p.name_key = $1 GROUP BY p.name",
         )
@@ -760,9 +881,9 @@ impl Db {
         else {
             return Ok(None);
         };
-        let name: String = row.try_get(0)?;
-        let best: i64 = row.try_get(1)?;
-        let played: i64 = row.try_get(2)?;
+        let name: String = row.try_get("name")?;
+        let best = count(&row, "best")?;
+        let played = count(&row, "played")?;
         let games = sqlx::query(&format!(
             "SELECT {FINISHED_COLUMNS} FROM games g JOIN players p ON p.name_key = g.player \
              WHERE g.player = $1 ORDER BY g.started_at DESC, g.id LIMIT $2"
@@ -771,8 +892,11 @@ impl Db {
         .bind(i(recent))
         .fetch_all(&self.reads)
         .await?;
-        let games = games.iter().map(finished_row).collect::<Result<_, _>>()?;
-        Ok(Some((name, u(best), u(played), games)))
+        let games = games
+            .iter()
+            .map(Finished::from_row)
+            .collect::<Result<_, _>>()?;
+        Ok(Some((name, best, played, games)))
     }
 
     async fn write_lock(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
@@ -807,22 +931,8 @@ mod tests {
     /// leaderboard), a move is stored at once, and a read waits for its turn.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn moves_have_connections_whatever_the_readers_hold() {
-        let dir = std::env::temp_dir().join(format!("ai2048-db-reads-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let db = Db::open(&DbLocation::Sqlite(dir.join("scores.db")), false)
-            .await
-            .unwrap();
+        let (db, dir) = db_with_game("reads").await;
         let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
-        let player = NewPlayer {
-            name: "Ann",
-            key: "ann",
-            token_hash: "hash",
-            at: 1,
-            idempotency: None,
-        };
-        assert!(db.create_player(&player).await.unwrap());
-        let game = NewGame::test_game(board);
-        db.create_game(&game, None).await.unwrap().unwrap();
         let mut held = Vec::new();
         for _ in 0..2 {
             held.push(db.reads.acquire().await.unwrap());
@@ -849,6 +959,111 @@ mod tests {
         assert_eq!(db.game("g1").await.unwrap().unwrap().turn, 1);
         drop(held);
         assert!(db.leaderboard(10, 0, None, false).await.unwrap().is_empty());
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A database with a player and the game `g1` of [`NewGame::test_game`].
+    async fn db_with_game(tag: &str) -> (Db, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("ai2048-db-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = Db::open(&DbLocation::Sqlite(dir.join("scores.db")), false)
+            .await
+            .unwrap();
+        let player = NewPlayer {
+            name: "Ann",
+            key: "ann",
+            token_hash: "hash",
+            at: 1,
+            idempotency: None,
+        };
+        assert!(db.create_player(&player).await.unwrap());
+        let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        db.create_game(&NewGame::test_game(board), None)
+            .await
+            .unwrap()
+            .unwrap();
+        (db, dir)
+    }
+
+    /// A stored value that its column cannot hold (a negative score, a boolean of 7, a
+    /// spawn of 8) is an error naming the column, not a value made up for it.
+    #[tokio::test]
+    async fn bad_stored_values_fail_naming_their_column() {
+        let (db, dir) = db_with_game("bad-values").await;
+        for (set, column) in [
+            ("score = -5", "score"),
+            ("over = 7", "over"),
+            ("board = 'not a board'", "board"),
+            ("spawn_key = 'xyz'", "spawn_key"),
+        ] {
+            sqlx::query(&format!("UPDATE games SET {set} WHERE id = 'g1'"))
+                .execute(&db.pool)
+                .await
+                .unwrap();
+            let e = db.game("g1").await.unwrap_err();
+            assert!(!e.transient, "{set}");
+            assert!(
+                e.message.contains(&format!("column {column}")),
+                "{set}: {}",
+                e.message
+            );
+            sqlx::query(
+                "UPDATE games SET score = 0, over = 0, spawn_key = NULL, \
+                 board = '2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2' WHERE id = 'g1'",
+            )
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        }
+        db.game("g1").await.unwrap().unwrap();
+        sqlx::query(
+            "INSERT INTO moves (game, turn, dir, ai, spawn_cell, spawn_tile, played_at) \
+             VALUES ('g1', 0, 'L', 0, 3, 8, 5)",
+        )
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        let e = db.moves("g1").await.unwrap_err();
+        assert!(e.message.contains("column spawn_tile"), "{}", e.message);
+        assert!(
+            e.message.contains("8 is not a tile, 2 or 4"),
+            "{}",
+            e.message
+        );
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// SQLite's "database is locked" (SQLITE_BUSY, known by its code) is transient, a
+    /// 503 to try again; a unique violation is not.
+    #[tokio::test]
+    async fn busy_is_transient_by_its_code() {
+        let (db, dir) = db_with_game("busy").await;
+        let url = format!("sqlite://{}", dir.join("scores.db").display());
+        let mut holder = sqlx::AnyConnection::connect(&url).await.unwrap();
+        holder.execute("BEGIN IMMEDIATE").await.unwrap();
+        let mut other = sqlx::AnyConnection::connect(&url).await.unwrap();
+        other.execute("PRAGMA busy_timeout = 0").await.unwrap();
+        let busy = other
+            .execute("UPDATE games SET score = 1")
+            .await
+            .unwrap_err();
+        let code = match &busy {
+            sqlx::Error::Database(d) => d.code().unwrap().into_owned(),
+            e => panic!("not a database error: {e}"),
+        };
+        assert_eq!(code.parse::<u32>().unwrap() & 0xff, 5, "{busy}");
+        assert!(DbError::from(busy).transient);
+        holder.execute("ROLLBACK").await.unwrap();
+        let duplicate = other
+            .execute(
+                "INSERT INTO players (name_key, name, token_hash, created_at) \
+                      VALUES ('ann', 'Ann', 'x', 1)",
+            )
+            .await
+            .unwrap_err();
+        assert!(!DbError::from(duplicate).transient);
         db.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }

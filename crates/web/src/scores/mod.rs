@@ -34,6 +34,7 @@ mod clock;
 mod db;
 mod limits;
 mod names;
+pub mod request;
 mod tokens;
 
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -43,7 +44,8 @@ use std::time::Duration;
 pub use cache::{FinishedCache, Kept};
 pub use clock::{now_ms, rfc3339};
 pub use db::{
-    After, Db, DbError, DbLocation, KeptKey, NewGame, NewPlayer, OpenLimit, SCHEMA_VERSION,
+    postgres_retryable, sqlite_retryable, After, Db, DbError, DbLocation, KeptKey, NewGame,
+    NewPlayer, OpenLimit, SCHEMA_VERSION,
 };
 pub use limits::{Action, Limiters, Rate, RateLimits};
 pub use names::{check_name, name_key, MAX_NAME_CHARS};

@@ -48,7 +48,7 @@ async fn bad_input(db: DbLocation) {
             None,
             r#"{"name":"#.into(),
             400,
-            "invalid JSON: ",
+            "the registration request is not valid JSON: EOF while parsing a value at line 1 column 8",
         ),
         (
             "a JSON array",
@@ -57,7 +57,7 @@ async fn bad_input(db: DbLocation) {
             None,
             "[]".into(),
             400,
-            "a player request must be a JSON object, found an array",
+            "the registration request must be a JSON object, found an array",
         ),
         (
             "a name of 10,000 characters",
@@ -102,7 +102,7 @@ async fn bad_input(db: DbLocation) {
             None,
             r#"{"name":7}"#.into(),
             400,
-            "\"name\" must be a string",
+            "\"name\" in the registration request: invalid type: integer `7`, expected a string",
         ),
         (
             "a name that is null",
@@ -111,7 +111,7 @@ async fn bad_input(db: DbLocation) {
             None,
             r#"{"name":null}"#.into(),
             400,
-            "\"name\" must be a string",
+            "\"name\" in the registration request: invalid type: null, expected a string",
         ),
         (
             "an unknown field",
@@ -120,7 +120,7 @@ async fn bad_input(db: DbLocation) {
             None,
             r#"{"name":"ok","admin":true}"#.into(),
             400,
-            "unknown field \"admin\" in a player request: it takes name",
+            "\"admin\" in the registration request: unknown field `admin`, expected `name`",
         ),
         (
             "SQL in the token",
@@ -138,7 +138,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":"up","turn":-1}"#.into(),
             400,
-            "\"turn\" must be an integer from 0 to 9007199254740991, found -1",
+            "\"turn\" in the move request: invalid value: integer `-1`, expected an integer from 0 to 9007199254740991",
         ),
         (
             "a turn of 2^53",
@@ -147,7 +147,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":"up","turn":9007199254740992}"#.into(),
             400,
-            "\"turn\" must be an integer from 0 to 9007199254740991",
+            "\"turn\" in the move request: invalid value: integer `9007199254740992`, expected an integer from 0 to 9007199254740991",
         ),
         (
             "a turn of 1e300",
@@ -156,7 +156,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":"up","turn":1e300}"#.into(),
             400,
-            "\"turn\" must be an integer from 0 to 9007199254740991",
+            "\"turn\" in the move request: invalid value: floating point `1e+300`, expected an integer from 0 to 9007199254740991",
         ),
         (
             "a turn that is a string",
@@ -165,7 +165,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":"up","turn":"0"}"#.into(),
             400,
-            "\"turn\" must be an integer",
+            "\"turn\" in the move request: invalid type: string \"0\", expected an integer from 0 to 9007199254740991",
         ),
         (
             "a turn far ahead",
@@ -183,7 +183,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":1,"turn":0}"#.into(),
             400,
-            "\"dir\" must be a string (up, down, left or right), found a number",
+            "\"dir\" in the move request: invalid type: integer `1`, expected a direction: up, down, left or right",
         ),
         (
             "SQL in the direction",
@@ -192,7 +192,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             json!({"dir": sql, "turn": 0}).to_string(),
             400,
-            "unknown direction \"'; DROP TABLE games; --\"",
+            "\"dir\" in the move request: unknown direction \"'; DROP TABLE games; --\"",
         ),
         (
             "\"ai\" that is a string",
@@ -201,7 +201,7 @@ async fn bad_input(db: DbLocation) {
             Some(&token),
             r#"{"dir":"up","turn":0,"ai":"yes"}"#.into(),
             400,
-            "\"ai\" must be true or false, found \"yes\"",
+            "\"ai\" in the move request: invalid type: string \"yes\", expected a boolean",
         ),
         (
             "another player's token",
@@ -255,7 +255,25 @@ async fn bad_input(db: DbLocation) {
             None,
             String::new(),
             400,
-            "limit=1;DROP%20TABLE%20games is not an integer from 1 to 100",
+            "limit=1;DROP TABLE games is not an integer from 1 to 100",
+        ),
+        (
+            "a move without its turn",
+            mv.clone(),
+            "POST",
+            Some(&token),
+            r#"{"dir":"up"}"#.into(),
+            400,
+            "the move request: missing field `turn`",
+        ),
+        (
+            "an unknown parameter of the leaderboard",
+            "/api/leaderboard?sort=score".into(),
+            "GET",
+            None,
+            String::new(),
+            400,
+            "the leaderboard's query: unknown field `sort`, expected one of `limit`, `offset`, `after`, `human`",
         ),
     ];
     cases.push((

@@ -102,7 +102,7 @@ async fn statuses(db: DbLocation) {
         (reply.status, reply.error()),
         (
             400,
-            "\"name\" must be a string (1 to 20 letters, digits, spaces, - and _), found a number"
+            "\"name\" in the registration request: invalid type: integer `7`, expected a string"
                 .to_owned()
         )
     );
@@ -172,7 +172,9 @@ async fn statuses(db: DbLocation) {
         (reply.status, reply.error()),
         (
             400,
-            "unknown direction \"north\": expected up, down, left or right".to_owned()
+            "\"dir\" in the move request: unknown direction \"north\": expected up, down, left \
+             or right"
+                .to_owned()
         )
     );
     let reply = api
@@ -417,7 +419,9 @@ async fn open_games_capped(db: DbLocation) {
     assert_eq!(api.send("POST", &end, Some(&other), "").await.status, 403);
     assert_eq!(api.send("POST", &end, None, "").await.status, 401);
     let reply = api.send("POST", &end, Some(&token), "{\"x\":1}").await;
-    reply.assert_bad_request("unknown field \"x\" in a game end request");
+    reply.assert_bad_request(
+        "\"x\" in the game end request: unknown field `x`, there are no fields",
+    );
     let ended = api.send("POST", &end, Some(&token), "").await;
     assert_eq!(ended.status, 200, "{}", ended.body);
     let ended = ended.json();

@@ -161,11 +161,12 @@ impl Db {
                     .await
                     .map_err(fail)?;
             }
-            let newest: Option<i64> = sqlx::query("SELECT MAX(version) FROM schema_migrations")
-                .fetch_one(&mut *tx)
-                .await
-                .and_then(|row| row.try_get(0))
-                .map_err(fail)?;
+            let newest: Option<i64> =
+                sqlx::query("SELECT MAX(version) AS newest FROM schema_migrations")
+                    .fetch_one(&mut *tx)
+                    .await
+                    .and_then(|row| row.try_get("newest"))
+                    .map_err(fail)?;
             if newest.unwrap_or(0) > SCHEMA_VERSION {
                 return Err(format!(
                     "its schema is at version {}, newer than this build knows ({SCHEMA_VERSION}): \
@@ -231,7 +232,7 @@ mod tests {
                 .await
                 .unwrap()
                 .iter()
-                .map(|row| row.try_get(0).unwrap())
+                .map(|row| row.try_get("version").unwrap())
                 .collect();
         assert_eq!(versions, (1..=SCHEMA_VERSION).collect::<Vec<_>>());
         let rows: Vec<MoveRow> = [('L', false, 3, 2), ('U', true, 12, 4)]
