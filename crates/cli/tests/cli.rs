@@ -110,6 +110,26 @@ fn serve_logs_each_request_and_stops_on_sigterm() {
     let _ = std::fs::remove_file(&db);
 }
 
+/// `ai2048 serve` on a PostgreSQL server out of reach fails saying so, with the URL's
+/// passwords (`user:PASSWORD@` and `?password=`) masked, in its messages and logs.
+#[test]
+fn serve_masks_the_database_password() {
+    let url = "postgres://ann:s3cret@127.0.0.1:1/scores?sslmode=disable&password=hunter2";
+    let out = Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(["serve", "--port", "0", "--db", url])
+        .env("AI2048_LOG", "debug")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary starts");
+    assert!(!out.status.success());
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!all.contains("s3cret") && !all.contains("hunter2"), "{all}");
+    assert!(
+        all.contains("postgres://ann:***@127.0.0.1:1/scores?sslmode=disable&password=***"),
+        "{all}"
+    );
+}
+
 /// A keyed game's replay (a ranked game of `ai2048 serve`, once over) verifies, and
 /// says it is keyed rather than naming its unused seed; a changed spawn fails.
 #[test]

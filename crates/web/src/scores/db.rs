@@ -16,7 +16,7 @@ use tokio::sync::Mutex;
 mod location;
 mod migrations;
 
-pub use location::DbLocation;
+pub use location::{mask_postgres_url, DbLocation};
 pub use migrations::SCHEMA_VERSION;
 
 /// A database error, and whether it is worth trying again (the server could not be

@@ -44,8 +44,8 @@ use std::time::Duration;
 pub use cache::{FinishedCache, Kept};
 pub use clock::{now_ms, rfc3339};
 pub use db::{
-    postgres_retryable, sqlite_retryable, After, Db, DbError, DbLocation, KeptKey, NewGame,
-    NewPlayer, OpenLimit, SCHEMA_VERSION,
+    mask_postgres_url, postgres_retryable, sqlite_retryable, After, Db, DbError, DbLocation,
+    KeptKey, NewGame, NewPlayer, OpenLimit, SCHEMA_VERSION,
 };
 pub use limits::{Action, Limiters, Rate, RateLimits};
 pub use names::{check_name, name_key, MAX_NAME_CHARS};

@@ -66,17 +66,55 @@ impl Drop for TempSqlite {
 }
 
 /// The PostgreSQL server of `AI2048_TEST_POSTGRES`, or `None` (saying so) when the
-/// variable is not set.
+/// variable is not set, for a developer's `cargo test`. Where a server should have
+/// been started (`scripts/test` sets `AI2048_REQUIRE_POSTGRES=1`), no URL fails the
+/// test instead of skipping it, and so does a server out of reach (when the test
+/// opens it).
 pub fn postgres(test: &str) -> Option<DbLocation> {
-    match std::env::var("AI2048_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(DbLocation::Postgres(url)),
-        _ => {
+    let url = std::env::var("AI2048_TEST_POSTGRES").ok();
+    let required = std::env::var("AI2048_REQUIRE_POSTGRES").ok();
+    match postgres_from(url.as_deref(), required.as_deref()) {
+        Ok(Some(location)) => Some(location),
+        Ok(None) => {
             eprintln!(
                 "note: {test} skipped on PostgreSQL: set AI2048_TEST_POSTGRES=postgres://... \
                  (scripts/postgres-test-server starts one)"
             );
             None
         }
+        Err(why) => panic!("{test}: {why}"),
+    }
+}
+
+/// [`postgres`]'s decision, from the variables' values: the server, none (skip), or
+/// why the test fails.
+pub fn postgres_from(
+    url: Option<&str>,
+    required: Option<&str>,
+) -> Result<Option<DbLocation>, String> {
+    let required = match required.unwrap_or("") {
+        "" | "0" => false,
+        "1" => true,
+        other => {
+            return Err(format!(
+                "AI2048_REQUIRE_POSTGRES={other:?}: expected 1 (the PostgreSQL tests must \
+                 run) or 0"
+            ))
+        }
+    };
+    match url.filter(|u| !u.is_empty()) {
+        Some(url) => match url.parse() {
+            Ok(location @ DbLocation::Postgres(_)) => Ok(Some(location)),
+            _ => Err(format!(
+                "AI2048_TEST_POSTGRES={:?} is not a postgres:// URL",
+                ai2048_web::scores::mask_postgres_url(url)
+            )),
+        },
+        None if required => Err("AI2048_REQUIRE_POSTGRES=1 but AI2048_TEST_POSTGRES is not \
+             set: the PostgreSQL tests must run here, and no server was named (scripts/test \
+             starts one with scripts/postgres-test-server; did it fail?)"
+            .to_owned()),
+        None => Ok(None),
     }
 }
 
@@ -95,7 +133,13 @@ pub async fn start_scores(scores: ScoresConfig) -> SocketAddr {
 
 /// [`start_scores`] with the settings of `config` (but its connections).
 pub async fn start_scores_with(scores: ScoresConfig, config: ServerConfig) -> SocketAddr {
-    let scores = Scores::open(scores).await.expect("open the scores");
+    let shown = scores.db.display();
+    let scores = Scores::open(scores).await.unwrap_or_else(|e| {
+        panic!(
+            "cannot open the test's database {shown}: {e} (a PostgreSQL server named by \
+             AI2048_TEST_POSTGRES must be running: scripts/test starts one)"
+        )
+    });
     serve_scores(scores, config).await
 }
 

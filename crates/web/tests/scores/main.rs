@@ -32,3 +32,28 @@ mod bad_input;
 mod games;
 mod limits;
 mod operations;
+
+/// The PostgreSQL tests skip, saying so, only where no server was meant to run: with
+/// `AI2048_REQUIRE_POSTGRES=1` (as `scripts/test` sets it) and no URL they fail.
+#[test]
+fn postgres_tests_fail_where_a_server_was_required() {
+    use ai2048_web::scores::DbLocation;
+    use common::ranked::postgres_from;
+    let url = "postgres://ai2048@127.0.0.1:5432/ai2048";
+    let server = Some(DbLocation::Postgres(url.to_owned()));
+    assert_eq!(postgres_from(None, None), Ok(None));
+    assert_eq!(postgres_from(Some(""), Some("0")), Ok(None));
+    assert_eq!(postgres_from(Some(url), None), Ok(server.clone()));
+    assert_eq!(postgres_from(Some(url), Some("1")), Ok(server));
+    let missing = postgres_from(None, Some("1")).unwrap_err();
+    assert!(missing.starts_with("AI2048_REQUIRE_POSTGRES=1 but AI2048_TEST_POSTGRES is not set"));
+    assert!(postgres_from(Some(""), Some("1")).is_err());
+    assert!(postgres_from(None, Some("yes"))
+        .unwrap_err()
+        .contains("expected 1"));
+    let sqlite = postgres_from(Some("scores.db"), None).unwrap_err();
+    assert_eq!(
+        sqlite,
+        "AI2048_TEST_POSTGRES=\"scores.db\" is not a postgres:// URL"
+    );
+}
