@@ -326,6 +326,8 @@ test('a ranked game: register, play to the end, see it on the leaderboard; names
   }, final.id);
   assert.equal(row.cells[1], name);
   assert.equal(Number(row.cells[2]), final.score);
+  // "Humans only" says whose word it is.
+  assert.match(await page.locator('#ranked-human-note').innerText(), /the server cannot tell who chose a move/);
   const replay = await fetch(row.href);
   assert.equal(replay.status, 200);
   assert.match(await replay.text(), /^ai2048-replay 1\nseed \d+\n/);

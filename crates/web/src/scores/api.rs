@@ -863,6 +863,8 @@ fn finished_json(f: &Finished) -> Value {
 
 /// `GET /api/leaderboard?limit=N&offset=K&human=true`, or `after=CURSOR` instead of
 /// `offset`: `{"entries": [...], "next": CURSOR}`, `next` null on the last page.
+/// `human=true` keeps the games whose client marked no move `ai`: the client's word,
+/// which the server cannot check (it referees each move, not who chose it).
 pub async fn leaderboard(State(app): State<AppState>, uri: Uri) -> Reply {
     let scores = scores(&app)?;
     let query = leaderboard_query(&uri)?;
