@@ -11,6 +11,14 @@
 //   whose answer was lost is neither lost nor played twice.
 // - The running game's id is kept in localStorage beside the player's token: a reload
 //   asks the server for the game as it stands (GET /api/ranked/G) and plays on.
+// - A registration carries an Idempotency-Key, a random value kept in localStorage
+//   (with the name) until an answer arrives, and is sent again as a move is: the
+//   server answers the same key and name with the same token, so a registration whose
+//   answer was lost is neither lost nor refused as a taken name. A reload before the
+//   answer sends it again.
+// - A new game refused because the player has as many open games as the server allows
+//   (409 with "open_games") resumes the latest of them, and lists them all to resume
+//   or end (POST /api/ranked/G/end).
 //
 // The API is on this page's server, or at the address of
 // <meta name="ai2048-scores-api" content="https://..."> (a static site: that server
@@ -28,7 +36,7 @@
     panel: $('ranked'), name: $('ranked-name'), register: $('ranked-register'),
     who: $('ranked-who'), start: $('ranked-start'), board: $('ranked-board'),
     score: $('ranked-score'), status: $('ranked-status'), leaders: $('ranked-leaders'),
-    human: $('ranked-human'), refresh: $('ranked-refresh'),
+    human: $('ranked-human'), refresh: $('ranked-refresh'), open: $('ranked-open'),
   };
   if (!ui.panel) return;
   if (staticSite && !meta) {
@@ -38,6 +46,7 @@
 
   const PLAYER_KEY = 'ai2048-ranked-player';
   const GAME_KEY = 'ai2048-ranked-game';
+  const REGISTRATION_KEY = 'ai2048-ranked-registration';
   const stored = (key) => {
     try { return JSON.parse(localStorage.getItem(key) || 'null'); } catch (_) { return null; }
   };
@@ -54,8 +63,8 @@
   let busy = false;
 
   // The answer of one request: {status, data}; status 0 when no answer came.
-  async function call(method, path, body) {
-    const headers = {};
+  async function call(method, path, body, extraHeaders) {
+    const headers = { ...extraHeaders };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (player && player.token) headers.Authorization = `Bearer ${player.token}`;
     let response;
@@ -77,9 +86,9 @@
   // `call`, sent again after each of RETRY_MS while no answer comes, or the server
   // asks to wait (429, 503: after its Retry-After when it says one). For requests the
   // server answers the same when they come twice: a move (at its turn) and reads.
-  async function retried(method, path, body) {
+  async function retried(method, path, body, headers) {
     for (let attempt = 0; ; attempt += 1) {
-      const answer = await call(method, path, body);
+      const answer = await call(method, path, body, headers);
       const again = answer.status === 0 || answer.status === 429 || answer.status === 503;
       if (!again || attempt >= RETRY_MS.length) {
         if (attempt > 0 && !again) say('Connected again.');
@@ -118,14 +127,30 @@
     ui.panel.classList.toggle('ranked-playing', Boolean(game && !game.over));
   }
 
-  async function register() {
-    const name = ui.name.value;
-    const { status, data } = await call('POST', '/api/players', { name });
+  // A random Idempotency-Key: 32 hexadecimal digits (128 bits).
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  // Registers `name` (the field's when not given), sent again while no answer comes,
+  // with the key kept for that name until one does.
+  async function register(name) {
+    if (typeof name !== 'string') name = ui.name.value;
+    const pending = stored(REGISTRATION_KEY);
+    const key = pending && pending.name === name && typeof pending.key === 'string'
+      ? pending.key : newKey();
+    store(REGISTRATION_KEY, { name, key });
+    const { status, data } = await retried('POST', '/api/players', { name }, { 'Idempotency-Key': key });
+    if (status !== 0) store(REGISTRATION_KEY, null);
     if (status === 201) {
       player = { name: data.name, token: data.token };
       store(PLAYER_KEY, player);
       store(GAME_KEY, null);
       say(`Registered as ${data.name}.`);
+    } else if (status === 0) {
+      say(`${data.error}: not registered yet; press Register again (or reload) to try again.`);
     } else {
       say(data.error || `HTTP ${status}`);
     }
@@ -134,22 +159,97 @@
 
   async function start() {
     const { status, data } = await call('POST', '/api/ranked');
+    if (status === 409 && Array.isArray(data.open_games) && data.open_games.length) {
+      await tooManyOpen(data.open_games);
+      return;
+    }
     if (status !== 201) { say(data.error || `HTTP ${status}`); return; }
     game = data;
+    showOpen([]);
     keepGame();
     say('Ranked game: every move is saved (no undo). Use the arrow keys.');
     draw();
+  }
+
+  // The player's game `id` as the server has it, made the running game when it is
+  // theirs and not over. Returns the answer.
+  async function openGame(id) {
+    const answer = await retried('GET', `/api/ranked/${encodeURIComponent(id)}`);
+    const { status, data } = answer;
+    if (status === 200 && player && data.player === player.name && !data.over) {
+      game = { id: data.id, board: data.board, score: data.score, turn: data.turn, over: data.over };
+      keepGame();
+      draw();
+    }
+    return answer;
+  }
+
+  // A new game refused: the player has as many open games as the server allows
+  // (`ids`, the most recently played first). The latest goes on, and each is offered
+  // to resume or to end.
+  async function tooManyOpen(ids) {
+    showOpen(ids);
+    const { status, data } = await openGame(ids[0]);
+    const list = `You have ${ids.length} open ranked games, the most you may have: end one below to start a new one.`;
+    if (status === 200 && game && game.id === ids[0]) {
+      say(`${list} Your latest goes on at move ${data.turn}, ${data.score} points. Use the arrow keys.`);
+    } else {
+      say(`${list} ${data.error || ''}`.trim());
+    }
+  }
+
+  // The open games, each with buttons to resume it and to end it; none hides the row.
+  function showOpen(ids) {
+    if (!ui.open) return;
+    ui.open.replaceChildren();
+    ui.open.hidden = ids.length === 0;
+    for (const id of ids) {
+      const item = document.createElement('span');
+      item.className = 'ranked-open-game';
+      item.dataset.game = id;
+      const label = document.createElement('span');
+      label.textContent = `Game ${id.slice(0, 8)}`;
+      const resumeButton = document.createElement('button');
+      resumeButton.type = 'button';
+      resumeButton.className = 'button ranked-resume';
+      resumeButton.textContent = 'Resume';
+      resumeButton.addEventListener('click', async () => {
+        const { status, data } = await openGame(id);
+        if (status === 200 && game && game.id === id) {
+          say(`Your ranked game goes on at move ${data.turn}, ${data.score} points. Use the arrow keys.`);
+        } else {
+          say(data.over ? `That game is over: ${data.score} points, saved.` : (data.error || `HTTP ${status}`));
+        }
+      });
+      const endButton = document.createElement('button');
+      endButton.type = 'button';
+      endButton.className = 'button ranked-end';
+      endButton.textContent = 'End';
+      endButton.addEventListener('click', async () => {
+        const { status, data } = await retried('POST', `/api/ranked/${encodeURIComponent(id)}/end`);
+        if (status !== 200) { say(data.error || `HTTP ${status}`); return; }
+        if (game && game.id === id) {
+          game = null;
+          keepGame();
+          draw();
+        }
+        item.remove();
+        if (!ui.open.children.length) ui.open.hidden = true;
+        say(`Game ${id.slice(0, 8)} ended with ${data.score} points, saved. Press Ranked game for a new one.`);
+        loadLeaders();
+      });
+      item.append(label, ' ', resumeButton, ' ', endButton);
+      ui.open.appendChild(item);
+    }
   }
 
   // The running game of before a reload, as the server has it now.
   async function resume() {
     const kept = stored(GAME_KEY);
     if (!kept || !player || kept.player !== player.name) return;
-    const { status, data } = await retried('GET', `/api/ranked/${encodeURIComponent(kept.id)}`);
-    if (status === 200 && data.player === player.name && !data.over) {
-      game = { id: data.id, board: data.board, score: data.score, turn: data.turn, over: data.over };
+    const { status, data } = await openGame(kept.id);
+    if (status === 200 && game && game.id === kept.id) {
       say(`Your ranked game goes on at move ${data.turn}, ${data.score} points. Use the arrow keys.`);
-      draw();
       return;
     }
     if (status === 0) {
@@ -225,6 +325,14 @@
   window.ai2048Ranked = { move, state: () => game };
   showPlayer();
   draw();
+  // A registration whose answer never came before the page closed is sent again, with
+  // its key: the server answers it as the first time.
+  const pending = stored(REGISTRATION_KEY);
+  if (!player && pending && typeof pending.name === 'string') {
+    ui.name.value = pending.name;
+    say(`Registering as ${pending.name} again (no answer came)…`);
+    register(pending.name);
+  }
   resume();
   loadLeaders();
 })();

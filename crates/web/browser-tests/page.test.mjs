@@ -431,3 +431,95 @@ test('a ranked game goes on after a reload; a move whose answer is lost, or sent
   // The lost answer and the offline requests are the only failures the browser logs.
   assert.deepEqual(pageErrors.filter((e) => !/status of 400|ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
 });
+
+test('a registration whose answer is lost is sent again with its Idempotency-Key and gets its token; a new game past the open games\' cap resumes the latest and offers to end one', async () => {
+  await page.goto(url);
+  await page.evaluate(() => { localStorage.clear(); });
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#ranked-who').textContent.startsWith('Choose a name'));
+
+  // The server registers the name, but its answer is lost: the page sends the same
+  // registration again, with the same key, and gets the same token.
+  const keys = [];
+  await page.route('**/api/players', async (route) => {
+    if (route.request().method() !== 'POST') {
+      await route.continue();
+      return;
+    }
+    keys.push(route.request().headers()['idempotency-key']);
+    if (keys.length === 1) {
+      await route.fetch();
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  const name = `Bo ${Date.now() % 100000}`;
+  await page.fill('#ranked-name', name);
+  await page.click('#ranked-register');
+  await page.waitForFunction((n) => document.querySelector('#ranked-who').textContent === `Playing as ${n}`, name);
+  await page.unroute('**/api/players');
+  assert.equal(keys.length, 2, 'the registration was sent again');
+  assert.match(keys[0], /^[0-9a-f]{32}$/);
+  assert.equal(keys[1], keys[0], 'with the same Idempotency-Key');
+  assert.equal(await page.locator('#ranked-status').innerText(), `Registered as ${name}.`);
+  assert.equal(await page.evaluate(() => localStorage.getItem('ai2048-ranked-registration')), null,
+    'the key is forgotten once the answer came');
+  const player = await page.evaluate(() => JSON.parse(localStorage.getItem('ai2048-ranked-player')));
+  assert.equal(player.name, name);
+  // The token is the player's: it starts games, as many as the server allows (5).
+  const auth = { Authorization: `Bearer ${player.token}` };
+  let refused = null;
+  for (let n = 0; n < 10 && !refused; n++) {
+    const response = await fetch(`${url}/api/ranked`, { method: 'POST', headers: auth });
+    if (response.status === 409) refused = await response.json();
+    else assert.equal(response.status, 201);
+  }
+  assert.ok(refused, 'the cap on open games was reached');
+  const open = refused.open_games;
+  assert.equal(open.length, 5);
+
+  // A new game from the page: refused, it resumes the latest open game and lists all.
+  await page.click('#ranked-start');
+  await page.waitForFunction((id) => window.ai2048Ranked.state() && window.ai2048Ranked.state().id === id, open[0]);
+  assert.match(await page.locator('#ranked-status').innerText(),
+    /You have 5 open ranked games, the most you may have: end one below to start a new one\. Your latest goes on at move 0/);
+  const listed = await page.$$eval('#ranked-open .ranked-open-game', (items) => items.map((i) => i.dataset.game));
+  assert.deepEqual(listed, open);
+  assert.equal(await page.locator('#ranked-open').isVisible(), true);
+  // Another one resumed from the list.
+  await page.locator(`#ranked-open [data-game="${open[2]}"] .ranked-resume`).click();
+  await page.waitForFunction((id) => window.ai2048Ranked.state().id === id, open[2]);
+  // One ended from the list: it is over (resigned), and a new game starts.
+  await page.locator(`#ranked-open [data-game="${open[4]}"] .ranked-end`).click();
+  await page.waitForFunction(() => /ended with 0 points/.test(document.querySelector('#ranked-status').textContent));
+  const ended = await serverGame(open[4]);
+  assert.equal(ended.over, true);
+  assert.equal(ended.end, 'resigned');
+  assert.equal(await page.locator(`#ranked-open [data-game="${open[4]}"]`).count(), 0);
+  await page.click('#ranked-start');
+  await page.waitForFunction((ids) => window.ai2048Ranked.state() && !ids.includes(window.ai2048Ranked.state().id), open);
+  assert.match(await page.locator('#ranked-status').innerText(), /every move is saved/);
+  assert.equal(await page.locator('#ranked-open').isVisible(), false);
+
+  // A registration left without an answer when the page closed is sent again on the
+  // next load, with its key.
+  const pendingName = `Cy ${Date.now() % 100000}`;
+  const pendingKey = 'ab'.repeat(16);
+  await page.evaluate(([n, k]) => {
+    localStorage.clear();
+    localStorage.setItem('ai2048-ranked-registration', JSON.stringify({ name: n, key: k }));
+  }, [pendingName, pendingKey]);
+  const sentKeys = [];
+  await page.route('**/api/players', async (route) => {
+    // The page also reads the engine's players (GET): only registrations count.
+    if (route.request().method() === 'POST') sentKeys.push(route.request().headers()['idempotency-key']);
+    await route.continue();
+  });
+  await page.reload();
+  await page.waitForFunction((n) => document.querySelector('#ranked-who').textContent === `Playing as ${n}`, pendingName);
+  await page.unroute('**/api/players');
+  assert.deepEqual(sentKeys, [pendingKey]);
+  // The lost answer and the refused new game are the only failures the browser logs.
+  assert.deepEqual(pageErrors.filter((e) => !/status of 400|status of 409|ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
+});
