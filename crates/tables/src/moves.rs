@@ -2,9 +2,9 @@
 //! wall (nibble 15) that slides like a tile but never merges.
 //!
 //! A move that slides a wall, merges two targets into a tile larger than the target,
-//! or puts a tile above its cell's cap, leaves the table's world; one that puts the target in a target cell
-//! succeeds; any other spawns a tile in one of the empty cells, which are all moving
-//! cells.
+//! or puts a tile above its cell's cap, leaves the table's world; one that puts the
+//! target in a target cell succeeds; any other spawns a tile in one of the empty
+//! cells, which are all moving cells.
 
 use std::sync::OnceLock;
 
