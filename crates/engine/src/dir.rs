@@ -43,6 +43,20 @@ impl Dir {
         }
     }
 
+    /// The direction whose [`Dir::name`] is `name`, exactly (lowercase, whole): what
+    /// the JSON protocols take, where [`str::parse`] also takes initials and any case.
+    ///
+    /// ```
+    /// use ai2048_engine::Dir;
+    /// assert_eq!(Dir::from_name("left"), Some(Dir::Left));
+    /// assert_eq!(Dir::from_name("Left"), None);
+    /// assert_eq!(Dir::from_name("l"), None);
+    /// ```
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| d.name() == name)
+    }
+
     /// The direction with move code `code` (0 up, 1 down, 2 left, 3 right).
     ///
     /// ```

@@ -255,9 +255,7 @@ fn read_dir(value: Option<&Value>) -> Result<Dir, String> {
             kind(value)
         ));
     };
-    Dir::ALL
-        .into_iter()
-        .find(|d| d.name() == name)
+    Dir::from_name(name)
         .ok_or_else(|| format!("unknown direction {}: expected {DIRS}", quote(value)))
 }
 

@@ -88,16 +88,12 @@ impl<'de> Deserialize<'de> for Direction {
                 f.write_str("a direction: up, down, left or right")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<Direction, E> {
-                Dir::ALL
-                    .into_iter()
-                    .find(|d| d.name() == text)
-                    .map(Direction)
-                    .ok_or_else(|| {
-                        E::custom(format!(
-                            "unknown direction {}: expected up, down, left or right",
-                            quote(&Value::from(text))
-                        ))
-                    })
+                Dir::from_name(text).map(Direction).ok_or_else(|| {
+                    E::custom(format!(
+                        "unknown direction {}: expected up, down, left or right",
+                        quote(&Value::from(text))
+                    ))
+                })
             }
         }
         deserializer.deserialize_str(Name)
