@@ -156,6 +156,23 @@ async fn read_loop(
     (latencies, others)
 }
 
+/// The answers of clients' `tasks`: the times of those answered 200, and how many
+/// others came of each status (0 for none).
+async fn gather(
+    tasks: Vec<tokio::task::JoinHandle<(Vec<Duration>, Vec<u16>)>>,
+) -> (Vec<Duration>, std::collections::BTreeMap<u16, u64>) {
+    let mut latencies = Vec::new();
+    let mut others = std::collections::BTreeMap::new();
+    for task in tasks {
+        let (l, o) = task.await.expect("a client");
+        latencies.extend(l);
+        for status in o {
+            *others.entry(status).or_insert(0u64) += 1;
+        }
+    }
+    (latencies, others)
+}
+
 /// The p50 and p99 of `latencies`, in milliseconds (0 for none).
 fn quantiles(latencies: &mut [Duration]) -> (f64, f64) {
     latencies.sort();
@@ -202,24 +219,8 @@ async fn load(
     }
     tokio::time::sleep(Duration::from_secs(seconds)).await;
     stop.store(true, Ordering::Relaxed);
-    let mut latencies = Vec::new();
-    let mut others = std::collections::BTreeMap::new();
-    for task in tasks {
-        let (l, o) = task.await.expect("a client");
-        latencies.extend(l);
-        for status in o {
-            *others.entry(status).or_insert(0u64) += 1;
-        }
-    }
-    let mut reads = Vec::new();
-    let mut read_others = std::collections::BTreeMap::new();
-    for task in reading {
-        let (l, o) = task.await.expect("a reader");
-        reads.extend(l);
-        for status in o {
-            *read_others.entry(status).or_insert(0u64) += 1;
-        }
-    }
+    let (mut latencies, others) = gather(tasks).await;
+    let (mut reads, read_others) = gather(reading).await;
     let _ = server.kill();
     let _ = server.wait();
     let moves = latencies.len();
