@@ -34,6 +34,36 @@ pub struct TableMove {
     pub moves: [Option<f64>; 4],
 }
 
+impl TableMove {
+    /// Whether a searched move `dir` stands against this answer: the table's best is
+    /// below `min`, or `dir` is within `slack` of it.
+    fn keeps(&self, dir: Option<Dir>, min: f64, slack: f64) -> bool {
+        self.probability < min
+            || dir
+                .and_then(|d| self.moves[d as usize])
+                .is_some_and(|p| p >= self.probability - slack)
+    }
+
+    /// Whether this answer overrules every move but its best, so that no search can
+    /// change what is played.
+    fn decides(&self, min: f64, slack: f64) -> bool {
+        Dir::ALL
+            .into_iter()
+            .all(|d| d == self.dir || !self.keeps(Some(d), min, slack))
+    }
+
+    /// The result that plays this answer's move, with `searched`'s count of the work.
+    fn result(&self, table: TableUse, searched: SearchResult) -> SearchResult {
+        SearchResult {
+            dir: Some(self.dir),
+            value: self.probability,
+            dir_values: self.moves,
+            table,
+            ..searched
+        }
+    }
+}
+
 impl EndgameTables {
     /// A set of the given tables, each with a name.
     ///
@@ -163,6 +193,11 @@ mod files {
 ///
 /// With `slack` 0, every move the table finds worse than its best is overruled; with
 /// `slack` 1, none is.
+///
+/// Where the table's best move is ahead of every other by more than `slack` (and
+/// reaches `min`), any searched move would be either that move or one overruled by it:
+/// the player then plays it without searching ([`TableUse::Decided`]), the same move
+/// in microseconds, and a game's clock keeps the time for the moves that need it.
 pub struct WithTables {
     inner: Box<dyn Player>,
     tables: Arc<EndgameTables>,
@@ -203,28 +238,23 @@ impl Player for WithTables {
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
+        let answer = self.tables.best(board);
+        if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
+            self.table_moves += 1;
+            return answer.result(TableUse::Decided, SearchResult::default());
+        }
         let searched = self.inner.search(board, limits);
-        let Some(answer) = self.tables.best(board) else {
+        let Some(answer) = answer else {
             return searched;
         };
-        let kept = searched
-            .dir
-            .and_then(|d| answer.moves[d as usize])
-            .is_some_and(|p| p >= answer.probability - self.slack);
-        if kept || answer.probability < self.min {
+        if answer.keeps(searched.dir, self.min, self.slack) {
             return SearchResult {
                 table: TableUse::Kept,
                 ..searched
             };
         }
         self.table_moves += 1;
-        SearchResult {
-            dir: Some(answer.dir),
-            value: answer.probability,
-            dir_values: answer.moves,
-            table: TableUse::Played,
-            ..searched
-        }
+        answer.result(TableUse::Played, searched)
     }
 
     fn new_game(&mut self) {
@@ -237,17 +267,17 @@ mod tests {
     use super::*;
     use ai2048_tables::Layout;
 
-    /// A player that always answers up, with 7 nodes: to see who answered.
-    struct Up;
+    /// A player that always answers the same move, with 7 nodes: to see who answered.
+    struct Always(Dir);
 
-    impl Player for Up {
+    impl Player for Always {
         fn name(&self) -> &str {
-            "up"
+            "always"
         }
 
         fn search(&mut self, _: Board, _: &SearchLimits) -> SearchResult {
             SearchResult {
-                dir: Some(Dir::Up),
+                dir: Some(self.0),
                 nodes: 7,
                 ..SearchResult::default()
             }
@@ -262,7 +292,7 @@ mod tests {
     #[test]
     fn a_table_answers_where_the_chain_asks_for_its_target_and_the_search_elsewhere() {
         let limits = SearchLimits::default();
-        let mut player = WithTables::new(Box::new(Up), tables(), 0.0, 0.0);
+        let mut player = WithTables::new(Box::new(Always(Dir::Up)), tables(), 0.0, 0.0);
         // Left merges the two 8s into a 16 in the target cell, under the chain's 16.
         let chain: Board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0"
             .parse()
@@ -279,8 +309,8 @@ mod tests {
         assert_eq!(player.search(other, &limits).dir, Some(Dir::Up));
 
         // Within the slack, or below the threshold, the search's move stands.
-        let lenient = WithTables::new(Box::new(Up), tables(), 0.0, 1.0);
-        let picky = WithTables::new(Box::new(Up), tables(), 1.0, 0.0);
+        let lenient = WithTables::new(Box::new(Always(Dir::Up)), tables(), 0.0, 1.0);
+        let picky = WithTables::new(Box::new(Always(Dir::Up)), tables(), 1.0, 0.0);
         let unsure: Board = "8192 4096 2048 1024/16 32 64 128/2 0 0 0/0 0 0 2"
             .parse()
             .unwrap();
@@ -290,5 +320,56 @@ mod tests {
             // Up moves nothing on `chain`: the table overrules it, whatever the slack.
             assert_eq!(p.search(chain, &limits).dir, Some(Dir::Left));
         }
+    }
+
+    #[test]
+    fn a_move_decided_without_a_search_is_the_one_the_search_would_have_ended_with() {
+        let limits = SearchLimits::default();
+        let tables = tables();
+        let (mut decided, mut searched) = (0, 0);
+        // Boards of the table's chain with the eight moving cells filled pseudo-randomly
+        // with 0, 2, 4 or 8; each played by a searcher of every fixed move.
+        let mut x: u64 = 0x2048;
+        for _ in 0..400 {
+            let mut cells = String::from("8192 4096 2048 1024/16 32 64 128");
+            for i in 0..8 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let tile = [0, 2, 4, 8][(x % 4) as usize];
+                cells.push(if i % 4 == 0 { '/' } else { ' ' });
+                cells.push_str(&tile.to_string());
+            }
+            let board: Board = cells.parse().unwrap();
+            let Some(answer) = tables.best(board) else {
+                continue;
+            };
+            for slack in [0.0, 0.2] {
+                for dir in Dir::ALL {
+                    let mut player =
+                        WithTables::new(Box::new(Always(dir)), tables.clone(), 0.0, slack);
+                    let result = player.search(board, &limits);
+                    let kept =
+                        answer.moves[dir as usize].is_some_and(|p| p >= answer.probability - slack);
+                    let expected = if kept { dir } else { answer.dir };
+                    assert_eq!(
+                        result.dir,
+                        Some(expected),
+                        "{board:?}, slack {slack}, search {dir:?}"
+                    );
+                    if result.table == TableUse::Decided {
+                        assert_eq!(result.nodes, 0, "decided without a search");
+                        decided += 1;
+                    } else {
+                        assert_eq!(result.nodes, 7);
+                        searched += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            decided > 100 && searched > 100,
+            "{decided} decided, {searched} searched"
+        );
     }
 }

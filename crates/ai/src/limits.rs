@@ -248,6 +248,7 @@ pub struct SearchResult {
 /// use ai2048_ai::{SearchResult, TableUse};
 /// assert_eq!(SearchResult::default().table, TableUse::None);
 /// assert!(TableUse::Played.answered() && TableUse::Kept.answered());
+/// assert!(TableUse::Decided.played() && !TableUse::Kept.played());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TableUse {
@@ -258,6 +259,10 @@ pub enum TableUse {
     Kept,
     /// A table matched the board and its move was played instead of the searched one.
     Played,
+    /// A table matched the board and its best move was so far ahead of every other that
+    /// it was played without a search: the move a search checked by the table would
+    /// have ended with, in microseconds.
+    Decided,
 }
 
 impl TableUse {
@@ -265,6 +270,27 @@ impl TableUse {
     #[must_use]
     pub fn answered(self) -> bool {
         self != TableUse::None
+    }
+
+    /// Whether the table's move was played, over the search's or without one.
+    #[must_use]
+    pub fn played(self) -> bool {
+        matches!(self, TableUse::Played | TableUse::Decided)
+    }
+
+    /// The name the engine protocol writes: `none`, `kept`, `played` or `decided`.
+    ///
+    /// ```
+    /// assert_eq!(ai2048_ai::TableUse::Decided.name(), "decided");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TableUse::None => "none",
+            TableUse::Kept => "kept",
+            TableUse::Played => "played",
+            TableUse::Decided => "decided",
+        }
     }
 }
 

@@ -45,7 +45,8 @@ pub struct GameRecord {
     /// `ai2048_ai::TableUse`): 0 without tables.
     #[serde(default)]
     pub table_answers: u64,
-    /// Of those, the moves the table played instead of the searched move.
+    /// Of those, the moves where the table's move was played: instead of the searched
+    /// move, or without a search where it was far ahead (`TableUse::Decided`).
     #[serde(default)]
     pub table_moves: u64,
 }

@@ -71,7 +71,7 @@ pub fn format_summary(s: &Summary) -> String {
         block.push((
             "tables",
             format!(
-                "matched {} moves ({:.2}%), played {} ({:.3}%) over the search",
+                "matched {} moves ({:.2}%), played {} ({:.3}%) over the search or without one",
                 s.table_answers,
                 share(s.table_answers),
                 s.table_moves,

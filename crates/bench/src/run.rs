@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::{create_player, TableUse};
+use ai2048_ai::create_player;
 use ai2048_engine::{Board, Game, PlayError};
 
 use crate::config::{BenchConfig, BenchError};
@@ -111,7 +111,7 @@ pub fn play_game_watched(
         let result = player.search(game.board(), &limits);
         nodes += result.nodes;
         table_answers += u64::from(result.table.answered());
-        table_moves += u64::from(result.table == TableUse::Played);
+        table_moves += u64::from(result.table.played());
         let Some(dir) = result.dir else {
             if game.is_over() {
                 break;

@@ -72,7 +72,7 @@ pub struct Summary {
     pub nodes_per_sec: f64,
     /// The moves where an endgame table matched the board, in all games.
     pub table_answers: u64,
-    /// The moves an endgame table played instead of the search, in all games.
+    /// The moves an endgame table played, over the search or without one, in all games.
     pub table_moves: u64,
     /// The games that ran out of time.
     pub timeouts: usize,

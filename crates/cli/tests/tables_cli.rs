@@ -200,9 +200,35 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     let answer: serde_json::Value = serde_json::from_str(text(&hint.stdout).trim()).unwrap();
     assert_eq!(answer["dir"], "left", "{answer}");
     assert_eq!(answer["values"]["left"], 1.0, "{answer}");
+    // Left is ahead of every other move: the table decided it without a search.
+    assert_eq!(answer["table"], "decided", "{answer}");
+    assert_eq!(answer["nodes"], 0, "{answer}");
+    let said = ai2048(&[
+        "hint",
+        board,
+        "--tables",
+        path(dir.path()),
+        "--ai-opt",
+        "tables-slack=0",
+    ]);
+    assert!(
+        text(&said.stdout)
+            .contains("left: the move of an endgame table, 100.00% to make its target"),
+        "{}",
+        text(&said.stdout)
+    );
 
     let off = ai2048(&["hint", board, "--depth", "0", "--tables", "off"]);
     assert!(off.status.success(), "{}", text(&off.stderr));
+    assert!(
+        !text(&off.stdout).contains("endgame table"),
+        "{}",
+        text(&off.stdout)
+    );
+    let off_json = ai2048(&["hint", board, "--depth", "0", "--tables", "off", "--json"]);
+    let off_answer: serde_json::Value =
+        serde_json::from_str(text(&off_json.stdout).trim()).unwrap();
+    assert!(off_answer.get("table").is_none(), "{off_answer}");
     assert_fails(
         &ai2048(&["hint", board, "--tables", path(&dir.path().join("none"))]),
         "is not a folder",

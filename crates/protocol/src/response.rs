@@ -1,5 +1,6 @@
 //! Answers: a typed [`Response`], written as one line of compact JSON.
 
+use ai2048_ai::TableUse;
 use ai2048_engine::{Board, Dir, DirSet};
 use serde::Serialize;
 use serde_json::Value;
@@ -60,6 +61,12 @@ pub struct BestMove {
     /// The value of each move in the order up, down, left, right; `None` (written
     /// `null`) for an illegal move or one the player did not value.
     pub values: [Option<f64>; 4],
+    /// What an endgame table had to do with the move, written `"table"` only when one
+    /// matched the board: `"kept"` (the searched move stands), `"played"` (the table
+    /// overruled it) or `"decided"` (the table's move, without a search). Where the
+    /// table's move is played, `value` and `values` are its probabilities of making
+    /// its target.
+    pub table: TableUse,
 }
 
 /// What is written if an answer cannot be serialized, which should never happen.
@@ -108,6 +115,8 @@ struct BestBody {
     depth: u32,
     nodes: u64,
     values: DirValues,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -178,6 +187,7 @@ impl Response {
                         left: best.values[Dir::Left.index()],
                         right: best.values[Dir::Right.index()],
                     },
+                    table: best.table.answered().then(|| best.table.name()),
                 },
             ),
             Response::Error(message) => line(id, ErrorBody { error: message }),
@@ -227,10 +237,23 @@ mod tests {
             depth: 2,
             nodes: 10,
             values: [None, Some(1.5), None, Some(f64::INFINITY)],
+            table: TableUse::None,
         };
         assert_eq!(
             Response::Best(Some(best)).to_line(Some(&json!({"k": [1]}))),
             r#"{"id":{"k":[1]},"dir":"down","value":null,"depth":2,"nodes":10,"values":{"up":null,"down":1.5,"left":null,"right":null}}"#
+        );
+        let decided = BestMove {
+            value: 0.75,
+            depth: 0,
+            nodes: 0,
+            values: [None, Some(0.75), None, Some(0.5)],
+            table: TableUse::Decided,
+            ..best
+        };
+        assert_eq!(
+            Response::Best(Some(decided)).to_line(None),
+            r#"{"dir":"down","value":0.75,"depth":0,"nodes":0,"values":{"up":null,"down":0.75,"left":null,"right":0.5},"table":"decided"}"#
         );
         assert_eq!(
             Response::Error("a \"quoted\"\nline".to_owned()).to_line(None),

@@ -169,6 +169,7 @@ impl Session {
                 depth: result.depth,
                 nodes: result.nodes,
                 values: result.dir_values,
+                table: result.table,
             })),
             Some(dir) => Response::Error(format!(
                 "player {key} chose {dir}, which is not a legal move here"

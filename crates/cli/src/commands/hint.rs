@@ -4,6 +4,7 @@ use std::io::{Read, Write};
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use ai2048_ai::TableUse;
 use ai2048_engine::{Board, Dir};
 use ai2048_protocol::{BestMove, Op, Response, Session};
 
@@ -57,18 +58,40 @@ pub(crate) fn read_board(arg: Option<&str>) -> Result<Board> {
 }
 
 /// The answer as text: the move and its search, then each move's value. (No time: the
-/// first request of a session also makes the player, which may read a network.)
+/// first request of a session also makes the player, which may read a network.) Where
+/// an endgame table's move is played, its values are the table's probabilities of
+/// making its target, written as percentages.
 fn describe(best: Option<BestMove>, player: &str) -> String {
     let Some(best) = best else {
         return "no move is legal: the game is over".to_owned();
     };
-    let mut text = format!(
-        "{}: the move of {player} (depth {}, {} nodes)",
-        best.dir, best.depth, best.nodes
-    );
+    let from_table = best.table.played();
+    let mut text = match best.table {
+        TableUse::Decided => format!(
+            "{}: the move of an endgame table, {:.2}% to make its target (so far ahead that {player} did not search)",
+            best.dir,
+            100.0 * best.value
+        ),
+        TableUse::Played => format!(
+            "{}: the move of an endgame table, {:.2}% to make its target, over the move of {player} (depth {}, {} nodes)",
+            best.dir,
+            100.0 * best.value,
+            best.depth,
+            best.nodes
+        ),
+        TableUse::None | TableUse::Kept => format!(
+            "{}: the move of {player} (depth {}, {} nodes)",
+            best.dir, best.depth, best.nodes
+        ),
+    };
+    if best.table == TableUse::Kept {
+        text += "; an endgame table matched the board and agrees";
+    }
     for (dir, value) in Dir::ALL.iter().zip(best.values) {
         let value = match value {
+            Some(p) if from_table => format!("{:.2}%", 100.0 * p),
             Some(v) => format!("{v:.1}"),
+            None if from_table => "illegal or out".to_owned(),
             None => "illegal".to_owned(),
         };
         let mark = if *dir == best.dir { "  best" } else { "" };
@@ -89,6 +112,7 @@ mod tests {
             depth: 2,
             nodes: 340,
             values: [Some(3.0), None, Some(12.5), Some(-1.3)],
+            table: TableUse::None,
         };
         let text = describe(Some(best), "expectimax");
         assert_eq!(
@@ -98,6 +122,22 @@ mod tests {
              down         illegal\n  \
              left            12.5  best\n  \
              right           -1.3"
+        );
+        let decided = BestMove {
+            dir: Dir::Down,
+            value: 0.9812,
+            depth: 0,
+            nodes: 0,
+            values: [None, Some(0.9812), Some(0.5), None],
+            table: TableUse::Decided,
+        };
+        assert_eq!(
+            describe(Some(decided), "expectimax"),
+            "down: the move of an endgame table, 98.12% to make its target (so far ahead that expectimax did not search)\n  \
+             up    illegal or out\n  \
+             down          98.12%  best\n  \
+             left          50.00%\n  \
+             right illegal or out"
         );
         assert_eq!(
             describe(None, "greedy"),
