@@ -17,6 +17,10 @@ pub struct SearchStats {
     pub depth: u32,
     /// The time of the last search.
     pub last: Duration,
+    /// The moves an endgame table played (over the search or without one).
+    pub table_moves: u64,
+    /// Whether the last move was an endgame table's.
+    pub last_from_table: bool,
 }
 
 impl SearchStats {
@@ -27,6 +31,8 @@ impl SearchStats {
         self.nodes += done.result.nodes;
         self.depth = done.result.depth;
         self.last = done.elapsed;
+        self.last_from_table = done.result.table.played();
+        self.table_moves += u64::from(self.last_from_table);
     }
 
     /// Mean milliseconds per search (0 before any).
@@ -60,7 +66,7 @@ pub fn si(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ai2048_ai::SearchResult;
+    use ai2048_ai::{SearchResult, TableUse};
     use ai2048_engine::Board;
 
     #[test]
@@ -84,6 +90,18 @@ mod tests {
         assert_eq!(stats.depth, 3);
         assert!((stats.ms_per_move() - 20.0).abs() < 1e-9);
         assert!((stats.nodes_per_second() - 100_000.0).abs() < 1e-6);
+        assert_eq!(stats.table_moves, 0);
+        stats.record(&SearchDone {
+            id: 0,
+            board: Board::EMPTY,
+            result: SearchResult {
+                table: TableUse::Decided,
+                ..SearchResult::default()
+            },
+            elapsed: Duration::ZERO,
+        });
+        assert!(stats.last_from_table);
+        assert_eq!(stats.table_moves, 1);
         assert_eq!(si(950.0), "950");
         assert_eq!(si(12_345.0), "12.3 k");
         assert_eq!(si(4_560_000.0), "4.56 M");

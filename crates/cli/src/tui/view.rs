@@ -208,18 +208,36 @@ fn ai_lines(app: &App) -> Vec<Line<'static>> {
     if stats.searches == 0 {
         lines.push(Line::styled("no search yet", dim));
     } else {
-        lines.push(Line::from(vec![
-            Span::styled("depth ", dim),
-            Span::raw(stats.depth.to_string()),
-            Span::raw(format!("  {}", si(stats.nodes_per_second()))),
-            Span::styled(" nodes/s", dim),
-        ]));
+        let last = if stats.last_from_table {
+            vec![Span::raw("endgame table")]
+        } else {
+            vec![
+                Span::styled("depth ", dim),
+                Span::raw(stats.depth.to_string()),
+            ]
+        };
+        lines.push(Line::from(
+            [
+                last,
+                vec![
+                    Span::raw(format!("  {}", si(stats.nodes_per_second()))),
+                    Span::styled(" nodes/s", dim),
+                ],
+            ]
+            .concat(),
+        ));
         lines.push(Line::from(vec![
             Span::raw(milliseconds(stats.ms_per_move())),
             Span::styled(" ms/move  last ", dim),
             Span::raw(milliseconds(stats.last.as_secs_f64() * 1e3)),
             Span::styled(" ms", dim),
         ]));
+        if stats.table_moves > 0 {
+            lines.push(Line::from(vec![
+                Span::raw(stats.table_moves.to_string()),
+                Span::styled(" moves from endgame tables", dim),
+            ]));
+        }
     }
     lines
 }
