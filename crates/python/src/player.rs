@@ -143,6 +143,17 @@ impl PySearchResult {
         self.result.nodes
     }
 
+    /// What an endgame table had to do with the move: None where no table matched the
+    /// board, else ``"kept"`` (the searched move stands), ``"played"`` (the table's move
+    /// overruled it) or ``"decided"`` (the table's move, so far ahead that no search
+    /// ran). Where the table's move is played, ``value`` and ``values`` are its
+    /// probabilities of making its target.
+    #[getter]
+    fn table(&self) -> Option<&'static str> {
+        let table = self.result.table;
+        table.answered().then(|| table.name())
+    }
+
     /// The wall-clock time of the search, in milliseconds.
     #[getter]
     fn time_ms(&self) -> f64 {

@@ -34,6 +34,7 @@ def test_result_fields_and_unpacking():
     assert result.depth == 2
     assert result.nodes > 0
     assert result.time_ms >= 0
+    assert result.table is None  # no endgame table holds this board
     assert repr(result).startswith("SearchResult(direction='")
 
 

@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, SupportsIndex, Union
+from typing import Any, Literal, SupportsIndex, Union
 
 from ._direction import Direction
 
@@ -176,6 +176,9 @@ class SearchResult:
     @property
     def nodes(self) -> int:
         """The nodes visited."""
+    @property
+    def table(self) -> Literal["kept", "played", "decided"] | None:
+        """What an endgame table had to do with the move; None where none matched."""
     @property
     def time_ms(self) -> float:
         """The wall-clock time of the search in milliseconds."""
