@@ -208,8 +208,12 @@ fn ai_lines(app: &App) -> Vec<Line<'static>> {
     if stats.searches == 0 {
         lines.push(Line::styled("no search yet", dim));
     } else {
+        // A table's move, numbered among the game's table moves, or the search's depth.
         let last = if stats.last_from_table {
-            vec![Span::raw("endgame table")]
+            vec![
+                Span::styled("table move ", dim),
+                Span::raw(stats.table_moves.to_string()),
+            ]
         } else {
             vec![
                 Span::styled("depth ", dim),
@@ -232,12 +236,6 @@ fn ai_lines(app: &App) -> Vec<Line<'static>> {
             Span::raw(milliseconds(stats.last.as_secs_f64() * 1e3)),
             Span::styled(" ms", dim),
         ]));
-        if stats.table_moves > 0 {
-            lines.push(Line::from(vec![
-                Span::raw(stats.table_moves.to_string()),
-                Span::styled(" moves from endgame tables", dim),
-            ]));
-        }
     }
     lines
 }
@@ -443,6 +441,49 @@ mod tests {
             }
         }
         panic!("no board on the screen:\n{}", text(buf));
+    }
+
+    /// Greedy's moves, reported as an endgame table's.
+    struct TableMoves(Box<dyn ai2048_ai::Player>);
+
+    impl ai2048_ai::Player for TableMoves {
+        fn name(&self) -> &str {
+            "tables"
+        }
+
+        fn search(
+            &mut self,
+            board: ai2048_engine::Board,
+            limits: &ai2048_ai::SearchLimits,
+        ) -> ai2048_ai::SearchResult {
+            ai2048_ai::SearchResult {
+                table: ai2048_ai::TableUse::Decided,
+                ..self.0.search(board, limits)
+            }
+        }
+    }
+
+    #[test]
+    fn the_panel_says_when_an_endgame_table_moved() {
+        let mut app = App::new(config(Mode::Watch, 3)).unwrap();
+        let mut player = greedy();
+        assert!(serve(&mut app, player.as_mut()));
+        let searched = text(&render(&app, 80, 24));
+        assert!(searched.contains("depth "), "{searched}");
+        assert!(!searched.contains("table move"), "{searched}");
+        let mut tables = TableMoves(greedy());
+        let start = Instant::now();
+        for n in 1..=2 {
+            // Past the 100 ms pause between moves.
+            app.tick(start + std::time::Duration::from_secs(n));
+            assert!(serve(&mut app, &mut tables));
+            let from_table = text(&render(&app, 80, 24));
+            assert!(
+                from_table.contains(&format!("table move {n} ")),
+                "{from_table}"
+            );
+            assert!(!from_table.contains("depth "), "{from_table}");
+        }
     }
 
     #[test]
