@@ -85,7 +85,7 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
         ),
     };
     if best.table == TableUse::Kept {
-        text += "; an endgame table matched the board and agrees";
+        text += "; an endgame table matched the board and let it stand";
     }
     for (dir, value) in Dir::ALL.iter().zip(best.values) {
         let value = match value {
