@@ -278,18 +278,21 @@ impl TableUse {
         matches!(self, TableUse::Played | TableUse::Decided)
     }
 
-    /// The name the engine protocol writes: `none`, `kept`, `played` or `decided`.
+    /// The name the engine protocol writes, `kept`, `played` or `decided`, or `None`
+    /// where no table matched the board.
     ///
     /// ```
-    /// assert_eq!(ai2048_ai::TableUse::Decided.name(), "decided");
+    /// use ai2048_ai::TableUse;
+    /// assert_eq!(TableUse::Decided.name(), Some("decided"));
+    /// assert_eq!(TableUse::None.name(), None);
     /// ```
     #[must_use]
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> Option<&'static str> {
         match self {
-            TableUse::None => "none",
-            TableUse::Kept => "kept",
-            TableUse::Played => "played",
-            TableUse::Decided => "decided",
+            TableUse::None => None,
+            TableUse::Kept => Some("kept"),
+            TableUse::Played => Some("played"),
+            TableUse::Decided => Some("decided"),
         }
     }
 }

@@ -187,7 +187,7 @@ impl Response {
                         left: best.values[Dir::Left.index()],
                         right: best.values[Dir::Right.index()],
                     },
-                    table: best.table.answered().then(|| best.table.name()),
+                    table: best.table.name(),
                 },
             ),
             Response::Error(message) => line(id, ErrorBody { error: message }),

@@ -150,8 +150,7 @@ impl PySearchResult {
     /// probabilities of making its target.
     #[getter]
     fn table(&self) -> Option<&'static str> {
-        let table = self.result.table;
-        table.answered().then(|| table.name())
+        self.result.table.name()
     }
 
     /// The wall-clock time of the search, in milliseconds.
