@@ -626,9 +626,10 @@ pub enum NetCommand {
     /// Pack a network for play: its weights as i16 with one scale per table,
     /// compressed with zstd (a 4x6 network trained by TC is 1 GiB; packed, some 30 MB).
     Pack(NetPackArgs),
-    /// Join one-stage networks of the same tuples into one network with a stage per
-    /// network: the first values the boards before the first threshold, the next
-    /// those from there on. Writes a trained (f32) file, to pack with `net pack`.
+    /// Join one-stage networks into one network with a stage per network: the first
+    /// values the boards before the first threshold, the next those from there on.
+    /// Each stage reads its own network's tuples (a 4x6 opening under an 8x6 late
+    /// game). Writes a trained (f32) file, to pack with `net pack`.
     Join(NetJoinArgs),
     /// Describe a network file, trained or packed: tuples, stages, games, format, size,
     /// checksum and what trained it.

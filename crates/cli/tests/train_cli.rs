@@ -545,6 +545,7 @@ fn networks_join_into_stages() {
         assert!(!bad.exists());
     }
     let other = temp_path("join-other");
+    let mixed = temp_path("join-mixed");
     let run = ai2048(&[
         "train",
         "--tuples",
@@ -566,14 +567,35 @@ fn networks_join_into_stages() {
         "--stages",
         "256",
         "--out",
-        path(&bad),
+        path(&mixed),
     ]);
+    // Networks of other tuples join too: each stage reads its own, and the packed
+    // file keeps them.
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let mixed_packed = temp_path("join-mixed-packed");
+    let run = ai2048(&[
+        "net",
+        "pack",
+        path(&mixed),
+        path(&mixed_packed),
+        "--level",
+        "1",
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let info = text(&run.stdout);
     assert!(
-        text(&run.stderr).contains("reads other tuples than"),
-        "{}",
-        text(&run.stderr)
+        info.contains("in stage 1 (") && info.contains("1 in stage 2 (0,1,2,3)"),
+        "{info}"
     );
-    for file in [&early, &late, &joined, &packed, &other] {
+    for file in [
+        &early,
+        &late,
+        &joined,
+        &packed,
+        &other,
+        &mixed,
+        &mixed_packed,
+    ] {
         let _ = std::fs::remove_file(file);
     }
 }

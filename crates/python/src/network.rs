@@ -280,13 +280,31 @@ impl PyNetwork {
         self.net().games()
     }
 
-    /// The tuples, as lists of cell numbers (cell ``4 * row + col``).
+    /// The tuples, as lists of cell numbers (cell ``4 * row + col``): those of the
+    /// first stage, which are every stage's unless the network is mixed (joined from
+    /// networks of other tuples; see ``stage_tuples``).
     #[getter]
     fn tuples(&self) -> Vec<Vec<u32>> {
         self.net()
             .tuples()
             .iter()
             .map(|t| t.cells().iter().map(|&c| u32::from(c)).collect())
+            .collect()
+    }
+
+    /// The tuples of each stage, first stage first, as lists of cell numbers: one
+    /// list per stage, each as ``tuples`` gives the first.
+    #[getter]
+    fn stage_tuples(&self) -> Vec<Vec<Vec<u32>>> {
+        let net = self.net();
+        (0..net.stages().count())
+            .filter_map(|s| net.stage_tuples(s))
+            .map(|tuples| {
+                tuples
+                    .iter()
+                    .map(|t| t.cells().iter().map(|&c| u32::from(c)).collect())
+                    .collect()
+            })
             .collect()
     }
 
@@ -316,10 +334,9 @@ impl PyNetwork {
 
     fn __repr__(&self) -> String {
         let net = self.net();
-        let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
         format!(
             "Network(\"{}\", games={}, weights={})",
-            tuples.join(";"),
+            net.tuples_text(),
             net.games(),
             net.weight_count()
         )

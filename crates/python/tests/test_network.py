@@ -18,6 +18,7 @@ def trained(games: int = 200, seed: int = 0) -> Network:
 def test_a_new_network_has_its_tuples_and_no_games() -> None:
     net = Network("0,1,2,3;4,5,6,7")
     assert net.tuples == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert net.stage_tuples == [[[0, 1, 2, 3], [4, 5, 6, 7]]]
     assert net.weight_count == 2 * 16**4
     assert net.games == 0
     assert net.value(Board()) == 0.0

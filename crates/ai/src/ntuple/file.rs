@@ -3,7 +3,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | the magic `ai2048nt` |
-//! | 4 | the format version (`u32`): 3, or 4 with a carousel |
+//! | 4 | the format version (`u32`): 3, or 4 with a carousel, or 5 (see below) |
 //! | 8 | games trained (`u64`) |
 //! | 4 | the number of tuples (`u32`) |
 //! | 1 + n per tuple | its number of cells n, then the cells (`u8` each) |
@@ -14,6 +14,12 @@
 //! | 8 per weight | with coherence only: every weight's E and A (`f32` each) |
 //! | | version 4 only, the carousel ([`Carousel`](super::Carousel)): the number of its stage thresholds (`u32`) and each (`u32`), then per threshold its pool: entries seen (`u64`), positions (`u32`), and each position as its board's 64 low bits (`u64`) and 16 high bits (`u16`) |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`) |
+//!
+//! A [mixed](NTupleNetwork::is_mixed) network, whose stages read tuples of their own,
+//! is written as version 5: in place of the tuples, the number of stages (`u32`) and
+//! then each stage's tuples as above; after the coherence, 1 when a carousel follows
+//! (as in version 4), else 0. Other networks are written as versions 3 and 4, which
+//! builds before version 5 read too.
 //!
 //! All numbers are little-endian. Versions 1 and 2 (one stage, no notes, version 2
 //! with coherence) are still read: their tables list a tuple's first cell as the least
@@ -31,12 +37,14 @@ mod carousel;
 mod common;
 
 use carousel::carousel_bytes;
-pub(super) use common::{check_size, reserve_ahead, shape_bytes, Checked, Fnv};
+pub(super) use common::{reserve_ahead, shape_bytes, Checked, Fnv, TupleSections};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
-/// The format version written: 3, or 4 for a network that holds a carousel.
-const VERSION: u32 = 4;
-/// The format version of a network without a carousel.
+/// The newest format version: that of a mixed network.
+const VERSION: u32 = 5;
+/// The format version of a network of one set of tuples that holds a carousel.
+const VERSION_CAROUSEL: u32 = 4;
+/// The format version of a network of one set of tuples without a carousel.
 const VERSION_PLAIN: u32 = 3;
 
 /// The most weights a file may hold, 2^30 (4 GiB of `f32`), so that a corrupt header
@@ -91,23 +99,26 @@ impl std::error::Error for NetworkError {
 
 /// Where the weights of a file are: the tables of each stage, tuple after tuple.
 struct Layout<'a> {
-    tuples: &'a [Tuple],
-    stages: usize,
+    /// The tuples of each stage.
+    per_stage: &'a [Vec<Tuple>],
 }
 
 impl Layout<'_> {
     /// Every table in file order: (stage, tuple number from 1, its length).
     fn tables(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-        (0..self.stages).flat_map(move |s| {
-            self.tuples
-                .iter()
-                .enumerate()
-                .map(move |(t, tuple)| (s, t + 1, tuple.table_len()))
-        })
+        self.per_stage
+            .iter()
+            .enumerate()
+            .flat_map(move |(s, tuples)| {
+                tuples
+                    .iter()
+                    .enumerate()
+                    .map(move |(t, tuple)| (s, t + 1, tuple.table_len()))
+            })
     }
 
     fn name(&self, stage: usize, tuple: usize) -> String {
-        if self.stages > 1 {
+        if self.per_stage.len() > 1 {
             format!("tuple {tuple} of stage {}", stage + 1)
         } else {
             format!("tuple {tuple}")
@@ -185,8 +196,11 @@ impl NTupleNetwork {
             out.write_all(bytes)
         };
         put(&mut out, MAGIC)?;
-        let version = if self.carousel().is_some() {
+        let mixed = self.is_mixed();
+        let version = if mixed {
             VERSION
+        } else if self.carousel().is_some() {
+            VERSION_CAROUSEL
         } else {
             VERSION_PLAIN
         };
@@ -219,6 +233,9 @@ impl NTupleNetwork {
                 }
                 put(&mut out, &chunk)?;
             }
+        }
+        if mixed {
+            put(&mut out, &[u8::from(self.carousel().is_some())])?;
         }
         if let Some(carousel) = self.carousel() {
             put(&mut out, &carousel_bytes(carousel))?;
@@ -280,7 +297,13 @@ impl NTupleNetwork {
             return Err(NetworkError::Version(version));
         }
         let games = u64::from_le_bytes(r.bytes("the header")?);
-        let (tuples, per_stage) = r.tuples()?;
+        let sections = if version >= 5 {
+            let (sets, total) = r.tuple_sets()?;
+            TupleSections::PerStage(sets, total)
+        } else {
+            let (tuples, per_stage) = r.tuples()?;
+            TupleSections::Shared(tuples, per_stage)
+        };
         let (stages, coherent, notes) = if version >= 3 {
             let stages = r.stages()?;
             let [flag] = r.bytes("the header")?;
@@ -293,12 +316,10 @@ impl NTupleNetwork {
         } else {
             (Stages::one(), version == 2, String::new())
         };
-        check_size(per_stage, &stages)?;
+        let (per_stage, total) = sections.per_stage(&stages)?;
         let layout = Layout {
-            tuples: &tuples,
-            stages: stages.count(),
+            per_stage: &per_stage,
         };
-        let total = per_stage * stages.count();
         let mut values = Vec::new();
         read_floats(&mut r, &layout, 1, "the weights", |w| {
             reserve_ahead(&mut values, 1, total);
@@ -319,10 +340,18 @@ impl NTupleNetwork {
             })?;
             coherence = keep_coherence.then_some(kept);
         }
-        let carousel = if version >= 4 {
-            Some(r.carousel()?)
-        } else {
-            None
+        let carousel = match version {
+            5 => match r.bytes("the carousel flag")? {
+                [0] => None,
+                [1] => Some(r.carousel()?),
+                [flag] => {
+                    return Err(NetworkError::Corrupt(format!(
+                        "the carousel flag is {flag}"
+                    )))
+                }
+            },
+            4 => Some(r.carousel()?),
+            _ => None,
         };
         let expected = r.hash.0;
         let sum = u64::from_le_bytes(r.bytes("the checksum")?);
@@ -338,7 +367,8 @@ impl NTupleNetwork {
             ));
         }
         if version < 3 {
-            reorder_old(&tuples, &mut values);
+            let tuples = &per_stage[0];
+            reorder_old(tuples, &mut values);
             if let Some(c) = &mut coherence {
                 // Version 2 summed whole errors, from 0; this one sums each weight's
                 // share of alpha times the error (alpha 1, tc's default), from a tiny
@@ -347,8 +377,8 @@ impl NTupleNetwork {
                 let mut pairs: Vec<f32> = c.iter().flatten().copied().collect();
                 let (mut es, mut as_): (Vec<f32>, Vec<f32>) =
                     pairs.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
-                reorder_old(&tuples, &mut es);
-                reorder_old(&tuples, &mut as_);
+                reorder_old(tuples, &mut es);
+                reorder_old(tuples, &mut as_);
                 pairs.clear();
                 *c = es
                     .into_iter()
@@ -369,7 +399,7 @@ impl NTupleNetwork {
             Some(c) => plain.with_coherence(Some(&c)),
             None => plain,
         };
-        let mut net = NTupleNetwork::from_parts(tuples, stages, weights, games, notes);
+        let mut net = NTupleNetwork::from_parts(per_stage, stages, weights, games, notes);
         net.set_carousel(carousel);
         Ok(net)
     }
@@ -460,7 +490,7 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::ntuple::{learn_boards, parse_tuples};
     use ai2048_engine::Board;
@@ -570,6 +600,84 @@ mod tests {
         bytes
     }
 
+    /// A network whose stages read other tuples: [`trained`] for the opening, a
+    /// network of one larger tuple from 16384 on.
+    pub(in crate::ntuple) fn mixed() -> NTupleNetwork {
+        let late = NTupleNetwork::new(parse_tuples("0,1,2,3").expect("valid"));
+        learn_boards(&late, &["16384 8 2 0/0 0 0 0/0 0 0 0/0 0 0 0"], 64.0);
+        let net = NTupleNetwork::join(&[&trained(), &late], "16384".parse().expect("valid"))
+            .expect("joins");
+        assert!(net.is_mixed());
+        net
+    }
+
+    #[test]
+    fn a_mixed_network_reads_back_as_it_was() {
+        let mut net = mixed();
+        // It trains (each stage's steps shared among its own lookups) and keeps its
+        // coherence and carousel.
+        let tc = crate::ntuple::TrainConfig {
+            learning: crate::ntuple::Learning::Tc,
+            ..crate::ntuple::TrainConfig::default()
+        };
+        crate::ntuple::Trainer::new(tc).prepare(&mut net);
+        net.go_round("16384".parse().expect("valid"))
+            .expect("a carousel");
+        let late: Board = "16384 8 2 0/0 0 0 0/0 0 0 0/0 0 0 0"
+            .parse()
+            .expect("a board");
+        let early: Board = "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().expect("a board");
+        let (before, opening) = (net.value(late), net.value(early));
+        net.learn(late, 8.0);
+        // At least 8: images that read one weight add their steps up.
+        assert!(net.value(late) >= before + 8.0 - 1e-3);
+        assert_eq!(net.value(early), opening);
+        let bytes = net.to_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().expect("4")), 5);
+        let back = NTupleNetwork::read_from(&bytes[..]).expect("reads");
+        assert!(back.is_mixed() && back.is_coherent() && back.carousel().is_some());
+        assert_eq!(back.stage_tuples(0), net.stage_tuples(0));
+        assert_eq!(back.stage_tuples(1), net.stage_tuples(1));
+        assert_eq!(back.weights(), net.weights());
+        assert_eq!(back.coherence(), net.coherence());
+        assert_eq!(back.notes(), net.notes());
+        assert_eq!(back.to_bytes(), bytes);
+        // A network of one set of tuples is written as before.
+        let plain = trained().to_bytes();
+        assert_eq!(u32::from_le_bytes(plain[8..12].try_into().expect("4")), 3);
+    }
+
+    #[test]
+    fn mixed_tuples_must_number_one_set_per_stage() {
+        // Version 5, no games, two sets of one 1-tuple each, but no threshold: one
+        // stage.
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&5u32.to_le_bytes());
+        bytes.extend_from_slice(&0u64.to_le_bytes());
+        bytes.extend_from_slice(&2u32.to_le_bytes());
+        for cell in [0u8, 5] {
+            bytes.extend_from_slice(&1u32.to_le_bytes());
+            bytes.extend_from_slice(&[1, cell]);
+        }
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        bytes.extend_from_slice(&[0]);
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        let err = NTupleNetwork::read_from(&bytes[..])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("2 sets of tuples, one per stage, but 1 stage"),
+            "{err}"
+        );
+        // No set at all, or more than stages may be.
+        for sets in [0u32, 9] {
+            let mut b = bytes[..20].to_vec();
+            b.extend_from_slice(&sets.to_le_bytes());
+            let err = NTupleNetwork::read_from(&b[..]).unwrap_err().to_string();
+            assert!(err.contains(&format!("{sets} sets of tuples")), "{err}");
+        }
+    }
+
     #[test]
     fn earlier_versions_are_read_in_this_order() {
         let tuples = parse_tuples("0,1").expect("valid");
@@ -609,7 +717,7 @@ mod tests {
         ];
         let mut version = bytes.clone();
         version[8] = 9;
-        cases.push((version, "version 9, but this build reads versions 1 to 4"));
+        cases.push((version, "version 9, but this build reads versions 1 to 5"));
         let mut cell = bytes.clone();
         cell[8 + 4 + 8 + 4 + 2] = 17;
         cases.push((cell, "tuple 1: cell 17 is off the board"));
@@ -661,7 +769,7 @@ mod tests {
     fn six_tuples_header(tuples: u32, thresholds: Option<u32>) -> Vec<u8> {
         let mut bytes = Vec::new();
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&VERSION_CAROUSEL.to_le_bytes());
         bytes.extend_from_slice(&0u64.to_le_bytes());
         bytes.extend_from_slice(&tuples.to_le_bytes());
         for _ in 0..tuples {

@@ -70,20 +70,56 @@ pub fn check_initial_value(value: f32) -> Result<(), String> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct NTupleNetwork {
-    tuples: Vec<Tuple>,
-    /// How each tuple reads its index, and where its table starts within a stage.
-    index: Vec<(TupleIndex, u32)>,
+    /// The tables of each stage, first stage first.
+    tables: Vec<StageTables>,
     stages: Stages,
-    /// Whether the tuples are those of `4x6`, read by a path of their own.
-    four_by_six: bool,
-    /// Weights per stage: the sum of the tuples' table lengths.
-    stage_len: usize,
     weights: Weights,
     games: u64,
     /// What made the network: one line per training run.
     notes: String,
     /// The pools of carousel shaping, when it trains so.
     carousel: Option<Carousel>,
+}
+
+/// The tables of one stage: the tuples it reads, how each reads its index, and where
+/// the tables lie among the weights. Every stage reads the same tuples unless the
+/// network was joined from networks of other tuples ([`NTupleNetwork::join`]).
+#[derive(Clone, Debug)]
+struct StageTables {
+    tuples: Vec<Tuple>,
+    /// How each tuple reads its index, and where its table starts within the stage.
+    index: Vec<(TupleIndex, u32)>,
+    /// Whether the tuples are those of `4x6`, read by a path of their own.
+    four_by_six: bool,
+    /// The stage's first weight.
+    start: usize,
+    /// The number of the stage's first table, counting every stage's tables.
+    first_table: usize,
+}
+
+impl StageTables {
+    /// The tables of `tuples`, from weight `start` and table `first_table` on.
+    fn new(tuples: Vec<Tuple>, start: usize, first_table: usize) -> StageTables {
+        let mut index = Vec::with_capacity(tuples.len());
+        let mut offset = 0;
+        for tuple in &tuples {
+            index.push((TupleIndex::new(tuple), offset as u32));
+            offset += tuple.table_len();
+        }
+        let four_by_six = super::tuple::parse_tuples("4x6").is_ok_and(|t| t == tuples);
+        StageTables {
+            tuples,
+            index,
+            four_by_six,
+            start,
+            first_table,
+        }
+    }
+
+    /// The number of weights of the stage.
+    fn len(&self) -> usize {
+        self.tuples.iter().map(Tuple::table_len).sum()
+    }
 }
 
 impl NTupleNetwork {
@@ -113,41 +149,49 @@ impl NTupleNetwork {
             stage_len * stages.count(),
             initial_value / lookups.max(1) as f32,
         );
-        NTupleNetwork::from_parts(tuples, stages, weights, 0, String::new())
+        let per_stage = vec![tuples; stages.count()];
+        NTupleNetwork::from_parts(per_stage, stages, weights, 0, String::new())
     }
 
-    /// A network from its parts.
+    /// A network from its parts: the tuples of each stage, first stage first.
     ///
     /// # Panics
     ///
-    /// When the number of weights is not the tables' length times the stages, or
-    /// there are more than 16 tuples.
+    /// When there is not one set of tuples per stage, a stage has more than 16
+    /// tuples, or the number of weights is not the sum of the tables' lengths.
     pub(crate) fn from_parts(
-        tuples: Vec<Tuple>,
+        per_stage: Vec<Vec<Tuple>>,
         stages: Stages,
         weights: Weights,
         games: u64,
         notes: String,
     ) -> NTupleNetwork {
-        assert!(8 * tuples.len() <= MAX_LOOKUPS, "at most 16 tuples");
-        let mut index = Vec::with_capacity(tuples.len());
-        let mut offset = 0;
-        for tuple in &tuples {
-            index.push((TupleIndex::new(tuple), offset as u32));
-            offset += tuple.table_len();
-        }
         assert_eq!(
-            offset * stages.count(),
-            weights.len(),
-            "one weight per table entry and stage"
+            per_stage.len(),
+            stages.count(),
+            "one set of tuples per stage"
         );
-        let four_by_six = super::tuple::parse_tuples("4x6").is_ok_and(|t| t == tuples);
+        let mut tables: Vec<StageTables> = Vec::with_capacity(per_stage.len());
+        let (mut start, mut first_table) = (0, 0);
+        for tuples in per_stage {
+            assert!(8 * tuples.len() <= MAX_LOOKUPS, "at most 16 tuples");
+            // Stages of the same tuples share how they read them.
+            let stage = match tables.last() {
+                Some(last) if last.tuples == tuples => StageTables {
+                    start,
+                    first_table,
+                    ..last.clone()
+                },
+                _ => StageTables::new(tuples, start, first_table),
+            };
+            start += stage.len();
+            first_table += stage.tuples.len();
+            tables.push(stage);
+        }
+        assert_eq!(start, weights.len(), "one weight per table entry and stage");
         NTupleNetwork {
-            tuples,
-            index,
+            tables,
             stages,
-            four_by_six,
-            stage_len: offset,
             weights,
             games,
             notes,
@@ -155,10 +199,61 @@ impl NTupleNetwork {
         }
     }
 
-    /// The tuples.
+    /// The tuples of the first stage: those of every stage, unless the network is
+    /// [mixed](NTupleNetwork::is_mixed).
     #[must_use]
     pub fn tuples(&self) -> &[Tuple] {
-        &self.tuples
+        &self.tables[0].tuples
+    }
+
+    /// The tuples of stage `stage` (from 0), or `None` past the last stage.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// let net = NTupleNetwork::with_stages(parse_tuples("0,1")?, "16384".parse()?, 0.0);
+    /// assert_eq!(net.stage_tuples(1), Some(net.tuples()));
+    /// assert_eq!(net.stage_tuples(2), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn stage_tuples(&self, stage: usize) -> Option<&[Tuple]> {
+        self.tables.get(stage).map(|t| t.tuples.as_slice())
+    }
+
+    /// The tuples as text, as `--tuples` takes them (`0,1,2;4,5,6`); for a
+    /// [mixed](NTupleNetwork::is_mixed) network, each stage's so, joined by ` | `.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// let early = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late = NTupleNetwork::new(parse_tuples("0,1,2;4,5,6")?);
+    /// assert_eq!(late.tuples_text(), "0,1,2;4,5,6");
+    /// let joined = NTupleNetwork::join(&[&early, &late], "16384".parse()?)?;
+    /// assert_eq!(joined.tuples_text(), "0,1 | 0,1,2;4,5,6");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tuples_text(&self) -> String {
+        let text = |tuples: &[Tuple]| {
+            let each: Vec<String> = tuples.iter().map(ToString::to_string).collect();
+            each.join(";")
+        };
+        if self.is_mixed() {
+            let each: Vec<String> = self.tables.iter().map(|t| text(&t.tuples)).collect();
+            each.join(" | ")
+        } else {
+            text(self.tuples())
+        }
+    }
+
+    /// Whether some stage reads other tuples than the first: a network joined from
+    /// networks of other tuples ([`NTupleNetwork::join`]), such as a small network
+    /// for the opening under a large one for the late game.
+    #[must_use]
+    pub fn is_mixed(&self) -> bool {
+        self.tables
+            .iter()
+            .any(|t| t.tuples != self.tables[0].tuples)
     }
 
     /// The stages: which set of tables values a board.
@@ -305,10 +400,22 @@ impl NTupleNetwork {
         self.carousel.take()
     }
 
-    /// The number of lookups a value takes: eight per tuple.
+    /// The number of lookups a value takes: eight per tuple (of the stage that reads
+    /// the most, where the network is [mixed](NTupleNetwork::is_mixed)).
     #[must_use]
     pub fn features(&self) -> usize {
-        8 * self.tuples.len()
+        self.tables
+            .iter()
+            .map(|t| 8 * t.tuples.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The number of lookups the value of `board` takes: eight per tuple of its stage.
+    #[must_use]
+    #[inline]
+    pub fn features_at(&self, board: Board) -> usize {
+        8 * self.tables[self.stages.of(board)].tuples.len()
     }
 
     /// Calls `f` for each tuple with the number of its table (stage after stage, tuple
@@ -326,11 +433,11 @@ impl NTupleNetwork {
         top: u8,
         mut f: impl FnMut(usize, &[X], [usize; 8]),
     ) {
-        let stage = self.stages.of(board);
-        let base = stage * self.stage_len;
-        let table = stage * self.index.len();
+        let stage = &self.tables[self.stages.of(board)];
+        let base = stage.start;
+        let table = stage.first_table;
         let images = symmetries(capped_at(board, top));
-        if self.four_by_six {
+        if stage.four_by_six {
             // The tuples of `4x6` with their shifts known when compiling: the same
             // lookups as below, in a third of the instructions.
             const T: usize = 1 << 24;
@@ -353,7 +460,7 @@ impl NTupleNetwork {
             );
             return;
         }
-        for (t, ((tuple, offset), spec)) in self.index.iter().zip(&self.tuples).enumerate() {
+        for (t, ((tuple, offset), spec)) in stage.index.iter().zip(&stage.tuples).enumerate() {
             let start = base + *offset as usize;
             let weights = &w[start..start + spec.table_len()];
             f(table + t, weights, images.map(|image| tuple.index(image)));
@@ -472,7 +579,12 @@ impl NTupleNetwork {
 
     /// Where each table starts among the weights, stage after stage, and the end.
     pub(crate) fn table_starts(&self) -> Vec<usize> {
-        table_starts(&self.tuples, &self.stages)
+        table_starts(self.tables.iter().map(|t| t.tuples.as_slice()))
+    }
+
+    /// The tuple of each table, stage after stage, tuple after tuple.
+    pub(crate) fn table_tuples(&self) -> impl Iterator<Item = &Tuple> + '_ {
+        self.tables.iter().flat_map(|t| &t.tuples)
     }
 
     /// The number of weights that are not 0.
@@ -491,8 +603,8 @@ impl NTupleNetwork {
     pub fn learned_by_largest_tile(&self) -> [(u64, u64); 16] {
         let mut counts = [(0u64, 0u64); 16];
         let starts = self.table_starts();
-        for (t, pair) in starts.windows(2).enumerate() {
-            let cells = self.tuples[t % self.tuples.len()].cells().len();
+        for (pair, tuple) in starts.windows(2).zip(self.table_tuples()) {
+            let cells = tuple.cells().len();
             for (entry, i) in (pair[0]..pair[1]).enumerate() {
                 let largest = largest_exponent(entry, cells);
                 counts[largest].0 += u64::from(self.weights.get(i) != 0.0);
@@ -517,7 +629,7 @@ impl NTupleNetwork {
     /// network learns through a [`Trainer`](super::Trainer), which turns its weights
     /// back into `f32` first.
     pub fn learn(&self, board: Board, delta: f32) {
-        self.step(board, delta / self.features() as f32);
+        self.step(board, delta / self.features_at(board) as f32);
     }
 }
 
@@ -531,11 +643,11 @@ fn largest_exponent(entry: usize, cells: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// Where each table of these tuples and stages starts among the weights, stage after
-/// stage, tuple after tuple, and the end.
-pub(crate) fn table_starts(tuples: &[Tuple], stages: &Stages) -> Vec<usize> {
+/// Where each table starts among the weights, stage after stage (each with its
+/// tuples), tuple after tuple, and the end.
+pub(crate) fn table_starts<'a>(per_stage: impl IntoIterator<Item = &'a [Tuple]>) -> Vec<usize> {
     let mut starts = vec![0];
-    for _ in 0..stages.count() {
+    for tuples in per_stage {
         for tuple in tuples {
             starts.push(starts.last().copied().unwrap_or(0) + tuple.table_len());
         }
@@ -682,7 +794,7 @@ mod tests {
     #[test]
     fn the_4x6_path_reads_what_the_general_path_reads() {
         let mut fast = NTupleNetwork::new(parse_tuples("4x6").expect("valid"));
-        assert!(fast.four_by_six);
+        assert!(fast.tables[0].four_by_six);
         let mut rng = ai2048_engine::Rng::new(5);
         let boards: Vec<Board> = (0..200)
             .map(|_| Board::from_u64(rng.next_u64() & 0xBBBB_BBBB_BBBB_BBBB))
@@ -694,16 +806,16 @@ mod tests {
             fast.learn(b, i as f32 * 0.37 - 20.0);
         }
         let mut general = fast.clone();
-        general.four_by_six = false;
+        general.tables[0].four_by_six = false;
         for &b in &boards {
             assert_eq!(fast.value(b).to_bits(), general.value(b).to_bits(), "{b}");
         }
         // And steps land on the same weights.
-        fast.four_by_six = true;
+        fast.tables[0].four_by_six = true;
         fast.learn(boards[3], 100.0);
         general.learn(boards[3], 100.0);
         assert_eq!(fast.value(boards[3]), general.value(boards[3]));
-        assert!(!NTupleNetwork::new(parse_tuples("small").expect("valid")).four_by_six);
+        assert!(!NTupleNetwork::new(parse_tuples("small").expect("valid")).tables[0].four_by_six);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | the magic `ai2048np` |
-//! | 4 | the format version (`u32`): 1 |
+//! | 4 | the format version (`u32`): 1, or 2 for a [mixed](NTupleNetwork::is_mixed) network |
 //! | n | one zstd frame holding the body below |
 //! | 8 | FNV-1a 64 of every byte before it (`u64`): the network's checksum |
 //!
@@ -13,7 +13,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8 | games trained (`u64`) |
-//! | 4 + ... | the tuples, the stages and the notes, as in the trained format |
+//! | 4 + ... | the tuples, the stages and the notes, as in the trained format (version 2: the tuples as in its version 5, a set per stage) |
 //! | 1 | the weights' format: 1, `i16` with one `f32` scale per table |
 //! | 4 per table | each table's scale, stage after stage, tuple after tuple (`f32`) |
 //! | 2 per weight | every weight as [`NTupleNetwork::weights`] orders them (`i16`) |
@@ -22,14 +22,18 @@
 
 use std::io::{self, Read};
 
-use super::file::{check_size, reserve_ahead, Checked, Fnv};
+use super::file::{reserve_ahead, Checked, Fnv, TupleSections};
 use super::network::table_starts;
 use super::weights::{Quantized, Weights};
 use super::{NTupleNetwork, NetworkError};
 
 /// The first bytes of a packed network.
 pub const PACKED_MAGIC: &[u8; 8] = b"ai2048np";
-const VERSION: u32 = 1;
+/// The format version of a network of one set of tuples; builds before version 2 read
+/// it too.
+const VERSION_SHARED: u32 = 1;
+/// The format version of a mixed network, whose stages read tuples of their own.
+const VERSION: u32 = 2;
 /// The weights' format in the body: `i16` with a scale per table.
 const I16_SCALED: u8 = 1;
 
@@ -40,6 +44,8 @@ pub struct PackedInfo {
     pub bytes: usize,
     /// The FNV-1a 64 checksum at its end, which names the network.
     pub checksum: u64,
+    /// The format version: 1, or 2 for a [mixed](NTupleNetwork::is_mixed) network.
+    pub version: u32,
 }
 
 impl NTupleNetwork {
@@ -81,7 +87,12 @@ impl NTupleNetwork {
         };
         let mut file = Vec::new();
         file.extend_from_slice(PACKED_MAGIC);
-        file.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if net.is_mixed() {
+            VERSION
+        } else {
+            VERSION_SHARED
+        };
+        file.extend_from_slice(&version.to_le_bytes());
         {
             let mut z = zstd::Encoder::new(&mut file, level)?;
             z.include_checksum(true)?;
@@ -131,17 +142,23 @@ impl NTupleNetwork {
             e => e,
         };
         let games = u64::from_le_bytes(r.bytes("the header").map_err(damage)?);
-        let (tuples, per_stage) = r.tuples().map_err(damage)?;
+        let sections = if info.version >= 2 {
+            let (sets, total) = r.tuple_sets().map_err(damage)?;
+            TupleSections::PerStage(sets, total)
+        } else {
+            let (tuples, per_stage) = r.tuples().map_err(damage)?;
+            TupleSections::Shared(tuples, per_stage)
+        };
         let stages = r.stages().map_err(damage)?;
         let notes = r.notes().map_err(damage)?;
-        check_size(per_stage, &stages)?;
+        let (per_stage, total) = sections.per_stage(&stages)?;
         let [format] = r.bytes("the header").map_err(damage)?;
         if format != I16_SCALED {
             return Err(NetworkError::Corrupt(format!(
                 "weights of format {format}, but this build reads format {I16_SCALED}"
             )));
         }
-        let tables = tuples.len() * stages.count();
+        let tables: usize = per_stage.iter().map(Vec::len).sum();
         let mut scales = Vec::with_capacity(tables);
         for t in 0..tables {
             let scale = f32::from_le_bytes(r.bytes("the scales").map_err(damage)?);
@@ -153,7 +170,6 @@ impl NTupleNetwork {
             }
             scales.push(scale);
         }
-        let total = per_stage * stages.count();
         // The whole file's checksum and zstd's own cover the weights, so they are read
         // without hashing them again. Natively, straight onto huge pages where the
         // system gives them: the table is fresh memory that costs nothing until it is
@@ -186,14 +202,14 @@ impl NTupleNetwork {
                 "there are bytes after the weights".to_owned(),
             ));
         }
-        let starts = table_starts(&tuples, &stages);
+        let starts = table_starts(per_stage.iter().map(Vec::as_slice));
         let weights = Weights::Quantized(Quantized {
             values: values.into(),
             scales: scales.into(),
             starts: starts.into(),
         });
         Ok(NTupleNetwork::from_parts(
-            tuples, stages, weights, games, notes,
+            per_stage, stages, weights, games, notes,
         ))
     }
 }
@@ -229,7 +245,7 @@ pub fn packed_info(bytes: &[u8]) -> Result<PackedInfo, NetworkError> {
         ));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(VERSION_SHARED..=VERSION).contains(&version) {
         return Err(NetworkError::Version(version));
     }
     let end = bytes.len() - 8;
@@ -244,6 +260,7 @@ pub fn packed_info(bytes: &[u8]) -> Result<PackedInfo, NetworkError> {
     Ok(PackedInfo {
         bytes: bytes.len(),
         checksum,
+        version,
     })
 }
 
@@ -312,6 +329,28 @@ mod tests {
     }
 
     #[test]
+    fn a_mixed_network_packs_with_each_stage_its_tuples() {
+        let net = crate::ntuple::file::tests::mixed();
+        let bytes = packed(&net);
+        assert_eq!(packed_info(&bytes).expect("reads").version, 2);
+        let back = NTupleNetwork::read_packed(&bytes).expect("reads");
+        assert!(back.is_mixed());
+        for stage in 0..2 {
+            assert_eq!(back.stage_tuples(stage), net.stage_tuples(stage));
+        }
+        for text in [
+            "2 4 8 0/0 0 0 0/0 0 0 0/0 0 0 2",
+            "16384 8 2 0/0 0 0 0/0 0 0 0/0 0 0 0",
+        ] {
+            let b: Board = text.parse().expect("a board");
+            assert!((back.value(b) - net.value(b)).abs() < 0.1, "{text}");
+        }
+        assert_eq!(packed(&back), bytes);
+        // One set of tuples packs as version 1, which older builds read.
+        assert_eq!(packed_info(&packed(&trained())).expect("reads").version, 1);
+    }
+
+    #[test]
     fn damage_is_named() {
         let bytes = packed(&trained());
         let read = |b: &[u8]| NTupleNetwork::read_packed(b).unwrap_err().to_string();
@@ -367,7 +406,7 @@ mod tests {
             body.extend_from_slice(&1f32.to_le_bytes());
         }
         let mut bytes = PACKED_MAGIC.to_vec();
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&VERSION_SHARED.to_le_bytes());
         bytes.extend_from_slice(&zstd::encode_all(&body[..], 1).expect("in memory"));
         let mut hash = Fnv::new();
         hash.update(&bytes);

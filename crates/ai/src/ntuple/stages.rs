@@ -62,9 +62,6 @@ pub enum StagesError {
         /// The stages asked for.
         stages: usize,
     },
-    /// The network at this place (from 0) among those joined reads other tuples than
-    /// the first.
-    TuplesDiffer(usize),
 }
 
 impl fmt::Display for StagesError {
@@ -93,11 +90,6 @@ impl fmt::Display for StagesError {
             StagesError::PartsMismatch { parts, stages } => write!(
                 f,
                 "{stages} stages need {stages} networks, one per stage, not {parts}"
-            ),
-            StagesError::TuplesDiffer(i) => write!(
-                f,
-                "network {} reads other tuples than network 1: only networks of the same tuples join",
-                i + 1
             ),
         }
     }

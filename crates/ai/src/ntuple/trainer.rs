@@ -521,12 +521,19 @@ impl Worker<'_> {
     /// now: its first steps are whole (alpha 1), so the step the previous afterstate
     /// took, which shares many weights with this one, has moved this value far.
     #[inline]
-    fn learn(&self, board: ai2048_engine::Board, estimate: f32, target: f32, rate: f32) {
+    fn learn(&self, board: ai2048_engine::Board, estimate: f32, target: f32) {
         let now = match self.config.learning {
             Learning::Td => estimate,
             Learning::Tc => self.net.value(board),
         };
-        self.net.step(board, rate * (target - now));
+        self.net.step(board, self.rate(board) * (target - now));
+    }
+
+    /// The share of the error each weight `board` reads moves by: alpha over the
+    /// lookups of its stage (stages of a mixed network read other numbers of tuples).
+    #[inline]
+    fn rate(&self, board: ai2048_engine::Board) -> f32 {
+        self.config.alpha / self.net.features_at(board) as f32
     }
 }
 
@@ -636,7 +643,6 @@ impl<'a> Worker<'a> {
         rng: &mut Rng,
     ) -> Stretch {
         let p4 = self.config.rules.four_probability;
-        let rate = self.config.alpha / self.net.features() as f32;
         let keep_path = self.config.restart.is_some();
         let backward = self.config.backward;
         let steps = self.config.steps.max(1) as usize;
@@ -678,7 +684,7 @@ impl<'a> Worker<'a> {
             if backward {
                 self.episode.push((after, gained));
             } else {
-                self.learn_forward(after, gained, value, steps, rate);
+                self.learn_forward(after, gained, value, steps);
             }
             if keep_path {
                 self.path.push(after);
@@ -694,13 +700,13 @@ impl<'a> Worker<'a> {
             }
         }
         if backward {
-            self.learn_backward(rate);
+            self.learn_backward();
         }
         // The game is over: what is still pending learns toward the scores to the end.
         while !self.pending.is_empty() {
             let target = self.lambda_return(None);
             let (oldest, estimate, _) = self.pending.pop_front().expect("not empty");
-            self.learn(oldest.board(), estimate, target, rate);
+            self.learn(oldest.board(), estimate, target);
         }
         Stretch {
             score,
@@ -711,21 +717,14 @@ impl<'a> Worker<'a> {
 
     /// Forward TD: `after`, just reached by a move scoring `gained`, valued `value`,
     /// completes the return of the oldest pending afterstate once `steps` are pending.
-    fn learn_forward(
-        &mut self,
-        after: RandableBoard,
-        gained: u32,
-        value: f32,
-        steps: usize,
-        rate: f32,
-    ) {
+    fn learn_forward(&mut self, after: RandableBoard, gained: u32, value: f32, steps: usize) {
         if let Some(last) = self.pending.back_mut() {
             last.2 = gained;
         }
         if self.pending.len() == steps {
             let target = self.lambda_return(Some(value));
             let (oldest, estimate, _) = self.pending.pop_front().expect("full");
-            self.learn(oldest.board(), estimate, target, rate);
+            self.learn(oldest.board(), estimate, target);
         }
         self.pending.push_back((after, value, 0));
     }
@@ -735,7 +734,7 @@ impl<'a> Worker<'a> {
     /// toward the λ-return of the afterstates after it, `r + λ G + (1 - λ) V`, where
     /// `r` is the score of the move that followed it and `V` the next afterstate's
     /// value as just learned.
-    fn learn_backward(&mut self, rate: f32) {
+    fn learn_backward(&mut self) {
         let lambda = self.config.lambda;
         let mut target = 0.0;
         for (k, &(after, gained)) in self.episode.iter().enumerate().rev() {
@@ -746,7 +745,7 @@ impl<'a> Worker<'a> {
             let board = after.board();
             let learned = self
                 .net
-                .step_value(board, rate * (target - self.net.value(board)));
+                .step_value(board, self.rate(board) * (target - self.net.value(board)));
             target = gained as f32 + lambda * target + (1.0 - lambda) * learned;
         }
         self.episode.clear();

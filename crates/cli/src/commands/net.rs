@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use ai2048_ai::ntuple::{NTupleNetwork, NetworkError, Stages, StagesError};
+use ai2048_ai::ntuple::{NTupleNetwork, NetworkError, Stages};
 use anyhow::{bail, Context, Result};
 
 use crate::args::{NetCommand, NetInfoArgs, NetJoinArgs, NetPackArgs};
@@ -114,14 +114,8 @@ fn join(args: &NetJoinArgs) -> Result<()> {
         }
     }
     let refs: Vec<&NTupleNetwork> = parts.iter().collect();
-    let mut net = NTupleNetwork::join(&refs, stages).map_err(|e| match e {
-        StagesError::TuplesDiffer(i) => anyhow::anyhow!(
-            "{} reads other tuples than {}: only networks of the same tuples join",
-            args.parts[i].display(),
-            args.parts[0].display()
-        ),
-        e => anyhow::anyhow!("cannot join the networks: {e}"),
-    })?;
+    let mut net = NTupleNetwork::join(&refs, stages)
+        .map_err(|e| anyhow::anyhow!("cannot join the networks: {e}"))?;
     drop(parts);
     let files: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
     net.add_note(&format!(
@@ -154,7 +148,6 @@ fn describe(out: &mut impl Write, path: &Path, bytes: &[u8]) -> Result<()> {
     } else {
         "trained: f32 weights (and, for tc, their coherence)"
     };
-    let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
     let weights = net.weight_count();
     let nonzero = net.nonzero_weights();
     writeln!(out, "file      {}", path.display())?;
@@ -166,7 +159,36 @@ fn describe(out: &mut impl Write, path: &Path, bytes: &[u8]) -> Result<()> {
         bytes.len()
     )?;
     writeln!(out, "checksum  fnv1a64:{checksum:016x}")?;
-    writeln!(out, "tuples    {} ({})", tuples.len(), tuples.join(";"))?;
+    if net.is_mixed() {
+        // Each stage reads tuples of its own: a line per stage.
+        for stage in 0..net.stages().count() {
+            let tuples: Vec<String> = net
+                .stage_tuples(stage)
+                .unwrap_or_default()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            writeln!(
+                out,
+                "{}{} in stage {} ({})",
+                if stage == 0 {
+                    "tuples    "
+                } else {
+                    "          "
+                },
+                tuples.len(),
+                stage + 1,
+                tuples.join(";")
+            )?;
+        }
+    } else {
+        writeln!(
+            out,
+            "tuples    {} ({})",
+            net.tuples().len(),
+            net.tuples_text()
+        )?;
+    }
     writeln!(
         out,
         "stages    {} ({})",

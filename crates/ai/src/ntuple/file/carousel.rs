@@ -71,7 +71,7 @@ impl<R: Read> Checked<R> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{fix_checksum, trained};
-    use super::super::{VERSION, VERSION_PLAIN};
+    use super::super::{VERSION_CAROUSEL, VERSION_PLAIN};
     use super::*;
     use crate::ntuple::NTupleNetwork;
 
@@ -87,7 +87,7 @@ mod tests {
         carousel.enter(2, high, &mut rng);
         net.set_carousel(Some(carousel));
         let mut bytes = net.to_bytes();
-        assert_eq!(bytes[8..12], VERSION.to_le_bytes());
+        assert_eq!(bytes[8..12], VERSION_CAROUSEL.to_le_bytes());
         let back = NTupleNetwork::read_from(&bytes[..]).expect("reads back");
         assert_eq!(back.carousel(), net.carousel());
         assert_eq!(back.carousel().expect("kept").pools()[1].boards, [high]);

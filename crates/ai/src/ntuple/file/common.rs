@@ -65,6 +65,32 @@ impl<R: Read> Checked<R> {
         Ok((tuples, per_stage))
     }
 
+    /// The tuples of each stage, as a [mixed](NTupleNetwork::is_mixed) network's file
+    /// holds them: the number of sets, then each set as [`Checked::tuples`] reads it.
+    /// Also returns the weights of all the stages.
+    pub(in crate::ntuple) fn tuple_sets(
+        &mut self,
+    ) -> Result<(Vec<Vec<Tuple>>, usize), NetworkError> {
+        let count = self.u32("the header")? as usize;
+        if count == 0 || count > crate::ntuple::MAX_STAGES {
+            return Err(NetworkError::Corrupt(format!(
+                "{count} sets of tuples, one per stage"
+            )));
+        }
+        let (mut sets, mut total) = (Vec::with_capacity(count), 0);
+        for _ in 0..count {
+            let (tuples, weights) = self.tuples()?;
+            total += weights;
+            if total > MAX_WEIGHTS {
+                return Err(NetworkError::Corrupt(format!(
+                    "its tuples hold more than {MAX_WEIGHTS} weights"
+                )));
+            }
+            sets.push(tuples);
+        }
+        Ok((sets, total))
+    }
+
     /// The stages: the number of thresholds, then each.
     pub(in crate::ntuple) fn stages(&mut self) -> Result<Stages, NetworkError> {
         let n = self.u32("the stages")? as usize;
@@ -117,13 +143,46 @@ impl<R: Read> Checked<R> {
 }
 
 /// Refuses tuples and stages that hold more than [`MAX_WEIGHTS`] weights.
-pub(in crate::ntuple) fn check_size(per_stage: usize, stages: &Stages) -> Result<(), NetworkError> {
-    if per_stage * stages.count() > MAX_WEIGHTS {
-        return Err(NetworkError::Corrupt(format!(
-            "its tuples and stages hold more than {MAX_WEIGHTS} weights"
-        )));
+/// The tuples of each stage, from a file's tuples section: the one set every stage
+/// reads ([`Checked::tuples`]), or a set per stage ([`Checked::tuple_sets`]).
+pub(in crate::ntuple) enum TupleSections {
+    /// One set for every stage, and the weights of one stage.
+    Shared(Vec<Tuple>, usize),
+    /// A set per stage, and the weights of all of them.
+    PerStage(Vec<Vec<Tuple>>, usize),
+}
+
+impl TupleSections {
+    /// The tuples of each of `stages`, and the weights of all of them.
+    ///
+    /// # Errors
+    ///
+    /// When they hold more than [`MAX_WEIGHTS`], or the sets do not number one per
+    /// stage.
+    pub(in crate::ntuple) fn per_stage(
+        self,
+        stages: &Stages,
+    ) -> Result<(Vec<Vec<Tuple>>, usize), NetworkError> {
+        match self {
+            TupleSections::Shared(tuples, per_stage) => {
+                if per_stage * stages.count() > MAX_WEIGHTS {
+                    return Err(NetworkError::Corrupt(format!(
+                        "its tuples and stages hold more than {MAX_WEIGHTS} weights"
+                    )));
+                }
+                Ok((vec![tuples; stages.count()], per_stage * stages.count()))
+            }
+            TupleSections::PerStage(sets, total) if sets.len() == stages.count() => {
+                Ok((sets, total))
+            }
+            TupleSections::PerStage(sets, _) => Err(NetworkError::Corrupt(format!(
+                "{} sets of tuples, one per stage, but {} stage{}",
+                sets.len(),
+                stages.count(),
+                if stages.count() == 1 { "" } else { "s" }
+            ))),
+        }
     }
-    Ok(())
 }
 
 /// Makes room in `values` for `n` more of the `total` a header declares: at most
@@ -138,17 +197,31 @@ pub(in crate::ntuple) fn reserve_ahead<T>(values: &mut Vec<T>, n: usize, total: 
     }
 }
 
-/// The bytes of the tuples (their number, then each one's length and cells), the
+/// The bytes of the tuples (their number, then each one's length and cells; for a
+/// [mixed](NTupleNetwork::is_mixed) network, the number of stages, then each stage's
+/// tuples so), the
 /// stages (the number of thresholds, then each) and, when `notes`, the notes (their
 /// length, then UTF-8 text), as both formats write them.
 pub(in crate::ntuple) fn shape_bytes(
     net: &NTupleNetwork,
     notes: bool,
 ) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    let mut tuples = (net.tuples().len() as u32).to_le_bytes().to_vec();
-    for tuple in net.tuples() {
-        tuples.push(tuple.cells().len() as u8);
-        tuples.extend_from_slice(tuple.cells());
+    let section = |tuples: &[Tuple], bytes: &mut Vec<u8>| {
+        bytes.extend_from_slice(&(tuples.len() as u32).to_le_bytes());
+        for tuple in tuples {
+            bytes.push(tuple.cells().len() as u8);
+            bytes.extend_from_slice(tuple.cells());
+        }
+    };
+    let mut tuples = Vec::new();
+    if net.is_mixed() {
+        let sets = net.stages().count();
+        tuples.extend_from_slice(&(sets as u32).to_le_bytes());
+        for stage in 0..sets {
+            section(net.stage_tuples(stage).unwrap_or_default(), &mut tuples);
+        }
+    } else {
+        section(net.tuples(), &mut tuples);
     }
     let thresholds = net.stages().thresholds();
     let mut stages = (thresholds.len() as u32).to_le_bytes().to_vec();

@@ -1,9 +1,10 @@
 //! Networks made from networks: quantized or pruned for play, split into stages, or
 //! joined from one-stage networks.
 
-use super::{largest_exponent, NTupleNetwork};
+use super::{largest_exponent, table_starts, NTupleNetwork};
 use crate::ntuple::stages::{Stages, StagesError};
 use crate::ntuple::weights::Weights;
+use crate::ntuple::Tuple;
 
 impl NTupleNetwork {
     /// The same network with its weights as `i16`, one scale per table: half the
@@ -75,34 +76,38 @@ impl NTupleNetwork {
             return Err(StagesError::AlreadyStaged(self.stages.clone()));
         }
         let copies = stages.count();
-        let mut net = self.clone_without_weights();
-        net.stages = stages;
         let values: Vec<f32> = (0..copies).flat_map(|_| self.weights.values()).collect();
         let plain = Weights::from_values(&values);
-        net.weights = match self.weights.coherence() {
+        let weights = match self.weights.coherence() {
             Some(c) => {
                 let all: Vec<[f32; 2]> = (0..copies).flat_map(|_| c.iter().copied()).collect();
                 plain.with_coherence(Some(&all))
             }
             None => plain,
         };
+        let per_stage = vec![self.tuples().to_vec(); copies];
+        let mut net =
+            NTupleNetwork::from_parts(per_stage, stages, weights, self.games, self.notes.clone());
         net.carousel = self.carousel.clone();
         Ok(net)
     }
 
-    /// One-stage networks of the same tuples joined into one network of `stages`, the
-    /// first network's tables for the first stage, the next network's for the next,
-    /// and so on: networks trained apart, each on the part of the game it plays best,
-    /// played as one. The result has no coherence (a network to play or to pack, not
-    /// to go on training alike); its games are the parts' sum and its notes say which
-    /// network each stage came from, after the parts' own notes. Entries that a stage
-    /// can never read (those showing a tile that would put the board in a later
-    /// stage) are set to 0, which changes no value and makes the packed file smaller.
+    /// One-stage networks joined into one network of `stages`, the first network's
+    /// tables for the first stage, the next network's for the next, and so on:
+    /// networks trained apart, each on the part of the game it plays best, played as
+    /// one. The networks may read other tuples (a small network for the opening under
+    /// a large one for the late game): the result is then
+    /// [mixed](NTupleNetwork::is_mixed), each stage reading its own network's tuples.
+    /// The result has no coherence (a network to play or to pack, not to go on
+    /// training alike); its games are the parts' sum and its notes say which network
+    /// each stage came from, after the parts' own notes. Entries that a stage can
+    /// never read (those showing a tile that would put the board in a later stage)
+    /// are set to 0, which changes no value and makes the packed file smaller.
     ///
     /// # Errors
     ///
-    /// When the networks do not number one per stage, read other tuples than the
-    /// first, or already have stages of their own.
+    /// When the networks do not number one per stage, or already have stages of their
+    /// own.
     ///
     /// ```
     /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
@@ -122,6 +127,13 @@ impl NTupleNetwork {
     /// assert!(joined.nonzero_weights() < early.nonzero_weights() + late.nonzero_weights());
     /// assert_eq!(joined.value(opening), early.value(opening));
     /// assert!(NTupleNetwork::join(&[&early], "16384".parse()?).is_err());
+    /// // A late game of larger tuples: each stage reads its own.
+    /// let large = NTupleNetwork::new(parse_tuples("0,1,2;4,5,6")?);
+    /// large.learn(board, 8.0);
+    /// let mixed = NTupleNetwork::join(&[&early, &large], "16384".parse()?)?;
+    /// assert!(mixed.is_mixed());
+    /// assert_eq!(mixed.value(board), large.value(board));
+    /// assert_eq!(mixed.value(opening), early.value(opening));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn join(parts: &[&NTupleNetwork], stages: Stages) -> Result<NTupleNetwork, StagesError> {
@@ -131,41 +143,41 @@ impl NTupleNetwork {
                 stages: stages.count(),
             });
         }
-        let first = parts[0];
-        for (i, part) in parts.iter().enumerate() {
+        for part in parts {
             if part.stages.count() > 1 {
                 return Err(StagesError::AlreadyStaged(part.stages.clone()));
             }
-            if part.tuples != first.tuples {
-                return Err(StagesError::TuplesDiffer(i));
-            }
         }
         let mut values: Vec<f32> = parts.iter().flat_map(|p| p.weights.values()).collect();
-        let mut net = first.clone_without_weights();
-        net.stages = stages;
+        let per_stage: Vec<Vec<Tuple>> = parts.iter().map(|p| p.tuples().to_vec()).collect();
         // A board in a stage before the last sums its distinct tiles below the next
         // threshold, so it holds no tile of that threshold or more: the entries that
         // show one are never read there, and are dropped (zeros pack to nothing).
-        let starts = net.table_starts();
-        let tables = net.tuples.len();
-        for (t, pair) in starts.windows(2).enumerate() {
-            let Some(&next) = net.stages.thresholds().get(t / tables) else {
-                break;
-            };
+        let starts = table_starts(per_stage.iter().map(Vec::as_slice));
+        let mut table = 0;
+        for (tuples, &next) in per_stage.iter().zip(stages.thresholds()) {
             // The smallest exponent whose tile reaches the next threshold.
             let unreachable = (0..16u32)
                 .find(|&e| 1u64 << e >= u64::from(next))
                 .unwrap_or(16);
-            let cells = net.tuples[t % tables].cells().len();
-            for (entry, w) in values[pair[0]..pair[1]].iter_mut().enumerate() {
-                if largest_exponent(entry, cells) as u32 >= unreachable {
-                    *w = 0.0;
+            for tuple in tuples {
+                let (start, end) = (starts[table], starts[table + 1]);
+                let cells = tuple.cells().len();
+                for (entry, w) in values[start..end].iter_mut().enumerate() {
+                    if largest_exponent(entry, cells) as u32 >= unreachable {
+                        *w = 0.0;
+                    }
                 }
+                table += 1;
             }
         }
-        net.weights = Weights::from_values(&values);
-        net.games = parts.iter().map(|p| p.games).sum();
-        net.notes = String::new();
+        let mut net = NTupleNetwork::from_parts(
+            per_stage,
+            stages,
+            Weights::from_values(&values),
+            parts.iter().map(|p| p.games).sum(),
+            String::new(),
+        );
         for (i, part) in parts.iter().enumerate() {
             for line in part.notes.lines() {
                 net.add_note(&format!("stage {}: {line}", i + 1));
@@ -177,8 +189,13 @@ impl NTupleNetwork {
                 0 => "the opening".to_owned(),
                 _ => format!("tile sum {}", thresholds[i - 1]),
             };
+            let tuples = if part.tuples() == parts[0].tuples() {
+                String::new()
+            } else {
+                format!(" of {} tuples", part.tuples().len())
+            };
             net.add_note(&format!(
-                "joined: stage {} (from {from}) is a network of {} games",
+                "joined: stage {} (from {from}) is a network{tuples} of {} games",
                 i + 1,
                 part.games
             ));
@@ -189,11 +206,8 @@ impl NTupleNetwork {
     /// A copy of everything but the weights, which are left empty.
     fn clone_without_weights(&self) -> NTupleNetwork {
         NTupleNetwork {
-            tuples: self.tuples.clone(),
-            index: self.index.clone(),
+            tables: self.tables.clone(),
             stages: self.stages.clone(),
-            four_by_six: self.four_by_six,
-            stage_len: self.stage_len,
             weights: Weights::Plain(Box::new([])),
             games: self.games,
             notes: self.notes.clone(),

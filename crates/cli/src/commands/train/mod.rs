@@ -59,7 +59,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
         out,
         "ai2048 train: {} tuples ({}), {} stage{} ({}), {} weights, {} games trained; {} now, learning {}, alpha {}, seed {}, {} thread{}{}, {}",
         net.tuples().len(),
-        describe_tuples(&net),
+        net.tuples_text(),
         net.stages().count(),
         if net.stages().count() == 1 { "" } else { "s" },
         net.stages(),
@@ -179,7 +179,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     ));
     save(&args.out, &net)?;
     if let (Some(path), Some(format)) = (&args.plot, plot) {
-        let title = format!("ai2048 train: {}", describe_tuples(&net));
+        let title = format!("ai2048 train: {}", net.tuples_text());
         let bytes = plot_curve(&progress.curve, format, &title)
             .with_context(|| format!("cannot draw {}", path.display()))?;
         write_atomic(path, &bytes)?;
@@ -335,7 +335,7 @@ fn network_of(
             bail!(
                 "--tuples: {} has other tuples ({}); leave --tuples out to go on with them",
                 args.out.display(),
-                describe_tuples(&net)
+                net.tuples_text()
             );
         }
     }
@@ -387,11 +387,6 @@ fn part_note(
 }
 
 /// The tuples as `--tuples` takes them.
-fn describe_tuples(net: &NTupleNetwork) -> String {
-    let tuples: Vec<String> = net.tuples().iter().map(ToString::to_string).collect();
-    tuples.join(";")
-}
-
 /// What the training threads report to: the report window, the learning curve, the
 /// moves.
 struct Progress {
