@@ -32,7 +32,10 @@ const EXPECTED_MOVES: u64 = 97_887;
 const NETWORK_SIGNATURES: &[(u64, u64, u64)] = &[
     // The first built-in network: the 4x6 network of 1,233,070 games.
     (0x4564_d0c5_c3ea_ab0a, 1_508_484, 521_062),
-    // nets/default.np: that network below 16384, joined to the late-game network of
-    // 269,394 games from 16384 on (see docs/networks.md).
+    // That network below 16384, joined to the 4x6 late-game network of 269,394 games
+    // from 16384 on (see docs/networks.md).
     (0x2753_9812_a6ea_a277, 1_508_484, 521_066),
+    // nets/default.np: that network below 16384, joined to the 8x6 late-game network
+    // of 176,913 games from 16384 on (see docs/networks.md).
+    (0x0271_79db_326d_cf45, 1_508_484, 521_066),
 ];
