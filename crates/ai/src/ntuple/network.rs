@@ -89,8 +89,8 @@ struct StageTables {
     tuples: Vec<Tuple>,
     /// How each tuple reads its index, and where its table starts within the stage.
     index: Vec<(TupleIndex, u32)>,
-    /// Whether the tuples are those of `4x6`, read by a path of their own.
-    four_by_six: bool,
+    /// Whether the tuples are those of a set read by a path of its own.
+    path: Path,
     /// The stage's first weight.
     start: usize,
     /// The number of the stage's first table, counting every stage's tables.
@@ -106,11 +106,18 @@ impl StageTables {
             index.push((TupleIndex::new(tuple), offset as u32));
             offset += tuple.table_len();
         }
-        let four_by_six = super::tuple::parse_tuples("4x6").is_ok_and(|t| t == tuples);
+        let is = |name| super::tuple::parse_tuples(name).is_ok_and(|t| t == tuples);
+        let path = if is("4x6") {
+            Path::FourBySix
+        } else if is("8x6") {
+            Path::EightBySix
+        } else {
+            Path::General
+        };
         StageTables {
             tuples,
             index,
-            four_by_six,
+            path,
             start,
             first_table,
         }
@@ -120,6 +127,19 @@ impl StageTables {
     fn len(&self) -> usize {
         self.tuples.iter().map(Tuple::table_len).sum()
     }
+}
+
+/// How a stage reads its tables: the tuple sets that the search reads most have paths
+/// with their shifts known when compiling (the same lookups as the general path, in a
+/// fraction of the instructions, and without bounds checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// Any tuples, each read as its runs of cells.
+    General,
+    /// The tuples of `4x6`.
+    FourBySix,
+    /// The tuples of `8x6`.
+    EightBySix,
 }
 
 impl NTupleNetwork {
@@ -423,8 +443,9 @@ impl NTupleNetwork {
     /// reads on the board's eight images, the board read with tiles up to 2^`top`
     /// ([`NTupleNetwork::value_at`]).
     ///
-    /// The table comes as its own slice, so that on the `4x6` path, where its length
-    /// and the indices' range are known when compiling, the reads need no bounds checks.
+    /// The table comes as its own slice, so that on the `4x6` and `8x6` paths, where its
+    /// length and the indices' range are known when compiling, the reads need no bounds
+    /// checks.
     #[inline(always)]
     fn each_tuple<X>(
         &self,
@@ -437,28 +458,67 @@ impl NTupleNetwork {
         let base = stage.start;
         let table = stage.first_table;
         let images = symmetries(capped_at(board, top));
-        if stage.four_by_six {
-            // The tuples of `4x6` with their shifts known when compiling: the same
-            // lookups as below, in a third of the instructions.
-            const T: usize = 1 << 24;
-            const M: u64 = 0xFFF;
-            let w = &w[base..base + 4 * T];
-            let (t0, rest) = w.split_at(T);
-            let (t1, rest) = rest.split_at(T);
-            let (t2, t3) = rest.split_at(T);
-            f(table, t0, images.map(|b| (b >> 40) as usize % T));
-            f(table + 1, t1, images.map(|b| (b >> 24) as usize % T));
-            f(
-                table + 2,
-                t2,
-                images.map(|b| (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize % T),
-            );
-            f(
-                table + 3,
-                t3,
-                images.map(|b| (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize % T),
-            );
-            return;
+        // The tables of the known sets are each 16^6 entries long; `% T` lets the
+        // compiler drop the bounds checks.
+        const T: usize = 1 << 24;
+        const M: u64 = 0xFFF;
+        match stage.path {
+            Path::FourBySix => {
+                // The tuples of `4x6` with their shifts known when compiling.
+                let w = &w[base..base + 4 * T];
+                let (t0, rest) = w.split_at(T);
+                let (t1, rest) = rest.split_at(T);
+                let (t2, t3) = rest.split_at(T);
+                f(table, t0, images.map(|b| (b >> 40) as usize % T));
+                f(table + 1, t1, images.map(|b| (b >> 24) as usize % T));
+                f(
+                    table + 2,
+                    t2,
+                    images.map(|b| (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize % T),
+                );
+                f(
+                    table + 3,
+                    t3,
+                    images.map(|b| (((b >> 36 & M) << 12) | (b >> 20 & M)) as usize % T),
+                );
+                return;
+            }
+            Path::EightBySix => {
+                // The tuples of `8x6`, cell k at bits 60 - 4k: each index its runs of
+                // cells, the tuple's first cell the most significant digit.
+                let w = &w[base..base + 8 * T];
+                let t: [&[X]; 8] = core::array::from_fn(|k| &w[k * T..(k + 1) * T]);
+                // 0,1,2,4,5,6
+                let ix = images.map(|b| (((b >> 52 & M) << 12) | (b >> 36 & M)) as usize % T);
+                f(table, t[0], ix);
+                // 4,5,6,7,8,9
+                f(table + 1, t[1], images.map(|b| (b >> 24) as usize % T));
+                // 0,1,2,3,4,5
+                f(table + 2, t[2], images.map(|b| (b >> 40) as usize % T));
+                // 2,3,4,5,6,9
+                let ix =
+                    images.map(|b| (((b >> 36 & 0xF_FFFF) << 4) | (b >> 24 & 0xF)) as usize % T);
+                f(table + 3, t[3], ix);
+                // 0,1,2,5,9,10
+                let ix = images.map(|b| {
+                    (((b >> 52 & M) << 12) | ((b >> 40 & 0xF) << 8) | (b >> 20 & 0xFF)) as usize % T
+                });
+                f(table + 4, t[4], ix);
+                // 3,4,5,6,7,8
+                f(table + 5, t[5], images.map(|b| (b >> 28) as usize % T));
+                // 1,3,4,5,6,7
+                let ix =
+                    images.map(|b| (((b >> 56 & 0xF) << 20) | (b >> 32 & 0xF_FFFF)) as usize % T);
+                f(table + 6, t[6], ix);
+                // 0,1,4,8,9,10
+                let ix = images.map(|b| {
+                    (((b >> 56 & 0xFF) << 16) | ((b >> 44 & 0xF) << 12) | (b >> 20 & M)) as usize
+                        % T
+                });
+                f(table + 7, t[7], ix);
+                return;
+            }
+            Path::General => {}
         }
         for (t, ((tuple, offset), spec)) in stage.index.iter().zip(&stage.tuples).enumerate() {
             let start = base + *offset as usize;
@@ -792,9 +852,19 @@ mod tests {
     }
 
     #[test]
-    fn the_4x6_path_reads_what_the_general_path_reads() {
-        let mut fast = NTupleNetwork::new(parse_tuples("4x6").expect("valid"));
-        assert!(fast.tables[0].four_by_six);
+    fn the_fast_paths_read_what_the_general_path_reads() {
+        for (name, path) in [("4x6", Path::FourBySix), ("8x6", Path::EightBySix)] {
+            a_fast_path_reads_what_the_general_path_reads(name, path);
+        }
+        assert_eq!(
+            NTupleNetwork::new(parse_tuples("small").expect("valid")).tables[0].path,
+            Path::General
+        );
+    }
+
+    fn a_fast_path_reads_what_the_general_path_reads(name: &str, path: Path) {
+        let mut fast = NTupleNetwork::new(parse_tuples(name).expect("valid"));
+        assert_eq!(fast.tables[0].path, path);
         let mut rng = ai2048_engine::Rng::new(5);
         let boards: Vec<Board> = (0..200)
             .map(|_| Board::from_u64(rng.next_u64() & 0xBBBB_BBBB_BBBB_BBBB))
@@ -806,16 +876,15 @@ mod tests {
             fast.learn(b, i as f32 * 0.37 - 20.0);
         }
         let mut general = fast.clone();
-        general.tables[0].four_by_six = false;
+        general.tables[0].path = Path::General;
         for &b in &boards {
             assert_eq!(fast.value(b).to_bits(), general.value(b).to_bits(), "{b}");
         }
         // And steps land on the same weights.
-        fast.tables[0].four_by_six = true;
+        fast.tables[0].path = path;
         fast.learn(boards[3], 100.0);
         general.learn(boards[3], 100.0);
         assert_eq!(fast.value(boards[3]), general.value(boards[3]));
-        assert!(!NTupleNetwork::new(parse_tuples("small").expect("valid")).tables[0].four_by_six);
     }
 
     #[test]
