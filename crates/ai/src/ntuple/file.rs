@@ -37,7 +37,7 @@ mod carousel;
 mod common;
 
 use carousel::carousel_bytes;
-pub(super) use common::{reserve_ahead, shape_bytes, Checked, Fnv, TupleSections};
+pub(super) use common::{reserve_ahead, shape_bytes, Checked, Fnv};
 
 const MAGIC: &[u8; 8] = b"ai2048nt";
 /// The newest format version: that of a mixed network.
@@ -297,13 +297,7 @@ impl NTupleNetwork {
             return Err(NetworkError::Version(version));
         }
         let games = u64::from_le_bytes(r.bytes("the header")?);
-        let sections = if version >= 5 {
-            let (sets, total) = r.tuple_sets()?;
-            TupleSections::PerStage(sets, total)
-        } else {
-            let (tuples, per_stage) = r.tuples()?;
-            TupleSections::Shared(tuples, per_stage)
-        };
+        let sections = r.tuple_sections(version >= VERSION)?;
         let (stages, coherent, notes) = if version >= 3 {
             let stages = r.stages()?;
             let [flag] = r.bytes("the header")?;

@@ -22,7 +22,7 @@
 
 use std::io::{self, Read};
 
-use super::file::{reserve_ahead, Checked, Fnv, TupleSections};
+use super::file::{reserve_ahead, Checked, Fnv};
 use super::network::table_starts;
 use super::weights::{Quantized, Weights};
 use super::{NTupleNetwork, NetworkError};
@@ -142,13 +142,7 @@ impl NTupleNetwork {
             e => e,
         };
         let games = u64::from_le_bytes(r.bytes("the header").map_err(damage)?);
-        let sections = if info.version >= 2 {
-            let (sets, total) = r.tuple_sets().map_err(damage)?;
-            TupleSections::PerStage(sets, total)
-        } else {
-            let (tuples, per_stage) = r.tuples().map_err(damage)?;
-            TupleSections::Shared(tuples, per_stage)
-        };
+        let sections = r.tuple_sections(info.version >= VERSION).map_err(damage)?;
         let stages = r.stages().map_err(damage)?;
         let notes = r.notes().map_err(damage)?;
         let (per_stage, total) = sections.per_stage(&stages)?;

@@ -91,6 +91,22 @@ impl<R: Read> Checked<R> {
         Ok((sets, total))
     }
 
+    /// The tuples section of a file: a set per stage ([`Checked::tuple_sets`]) when
+    /// `per_stage`, as a mixed network's format version writes it, else the one set
+    /// every stage reads ([`Checked::tuples`]).
+    pub(in crate::ntuple) fn tuple_sections(
+        &mut self,
+        per_stage: bool,
+    ) -> Result<TupleSections, NetworkError> {
+        Ok(if per_stage {
+            let (sets, total) = self.tuple_sets()?;
+            TupleSections::PerStage(sets, total)
+        } else {
+            let (tuples, weights) = self.tuples()?;
+            TupleSections::Shared(tuples, weights)
+        })
+    }
+
     /// The stages: the number of thresholds, then each.
     pub(in crate::ntuple) fn stages(&mut self) -> Result<Stages, NetworkError> {
         let n = self.u32("the stages")? as usize;
@@ -142,7 +158,6 @@ impl<R: Read> Checked<R> {
     }
 }
 
-/// Refuses tuples and stages that hold more than [`MAX_WEIGHTS`] weights.
 /// The tuples of each stage, from a file's tuples section: the one set every stage
 /// reads ([`Checked::tuples`]), or a set per stage ([`Checked::tuple_sets`]).
 pub(in crate::ntuple) enum TupleSections {

@@ -386,7 +386,6 @@ fn part_note(
     )
 }
 
-/// The tuples as `--tuples` takes them.
 /// What the training threads report to: the report window, the learning curve, the
 /// moves.
 struct Progress {
