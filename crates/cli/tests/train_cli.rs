@@ -587,6 +587,27 @@ fn networks_join_into_stages() {
         info.contains("in stage 1 (") && info.contains("1 in stage 2 (0,1,2,3)"),
         "{info}"
     );
+    // Training goes on with a mixed network, and says each stage's tuples.
+    let small = ai2048_ai::ntuple::parse_tuples("small")
+        .expect("a known set")
+        .len();
+    let run = ai2048(&[
+        "train",
+        "--out",
+        path(&mixed),
+        "--resume",
+        "--games",
+        "1",
+        "-q",
+        "-t",
+        "1",
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let header = text(&run.stdout);
+    assert!(
+        header.starts_with(&format!("ai2048 train: {small} | 1 tuples (")),
+        "{header}"
+    );
     for file in [
         &early,
         &late,

@@ -266,6 +266,33 @@ impl NTupleNetwork {
         }
     }
 
+    /// How many tuples the network reads, as [`NTupleNetwork::tuples_text`] gives them:
+    /// one count, or for a [mixed](NTupleNetwork::is_mixed) network each stage's,
+    /// joined by ` | `.
+    ///
+    /// ```
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
+    /// let early = NTupleNetwork::new(parse_tuples("0,1")?);
+    /// let late = NTupleNetwork::new(parse_tuples("0,1,2;4,5,6")?);
+    /// assert_eq!(late.tuple_counts_text(), "2");
+    /// let joined = NTupleNetwork::join(&[&early, &late], "16384".parse()?)?;
+    /// assert_eq!(joined.tuple_counts_text(), "1 | 2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tuple_counts_text(&self) -> String {
+        if self.is_mixed() {
+            let each: Vec<String> = self
+                .tables
+                .iter()
+                .map(|t| t.tuples.len().to_string())
+                .collect();
+            each.join(" | ")
+        } else {
+            self.tuples().len().to_string()
+        }
+    }
+
     /// Whether some stage reads other tuples than the first: a network joined from
     /// networks of other tuples ([`NTupleNetwork::join`]), such as a small network
     /// for the opening under a large one for the late game.

@@ -44,20 +44,11 @@ pub fn run() -> Result<()> {
 fn describe_builtin() -> String {
     match (builtin(), builtin_file()) {
         (Some(net), Some(file)) => {
-            let counts: Vec<String> = (0..net.stages().count())
-                .filter_map(|s| net.stage_tuples(s))
-                .map(|t| t.len().to_string())
-                .collect();
-            let count = if net.is_mixed() {
-                counts.join(" | ")
-            } else {
-                net.tuples().len().to_string()
-            };
             format!(
                 "the n-tuple network built into this build, the default of every player that \
 evaluates boards (give eval=heuristic, or any other, for the hand-made ones): {} tuples ({}), \
 {} stage{}, {} games, {:.1} MB packed, fnv1a64:{:016x}",
-                count,
+                net.tuple_counts_text(),
                 net.tuples_text(),
                 net.stages().count(),
                 if net.stages().count() == 1 { "" } else { "s" },

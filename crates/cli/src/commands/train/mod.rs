@@ -58,7 +58,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     writeln!(
         out,
         "ai2048 train: {} tuples ({}), {} stage{} ({}), {} weights, {} games trained; {} now, learning {}, alpha {}, seed {}, {} thread{}{}, {}",
-        net.tuples().len(),
+        net.tuple_counts_text(),
         net.tuples_text(),
         net.stages().count(),
         if net.stages().count() == 1 { "" } else { "s" },
