@@ -254,16 +254,10 @@ impl NTupleNetwork {
     /// ```
     #[must_use]
     pub fn tuples_text(&self) -> String {
-        let text = |tuples: &[Tuple]| {
+        self.per_stage_text(|tuples| {
             let each: Vec<String> = tuples.iter().map(ToString::to_string).collect();
             each.join(";")
-        };
-        if self.is_mixed() {
-            let each: Vec<String> = self.tables.iter().map(|t| text(&t.tuples)).collect();
-            each.join(" | ")
-        } else {
-            text(self.tuples())
-        }
+        })
     }
 
     /// How many tuples the network reads, as [`NTupleNetwork::tuples_text`] gives them:
@@ -281,15 +275,17 @@ impl NTupleNetwork {
     /// ```
     #[must_use]
     pub fn tuple_counts_text(&self) -> String {
+        self.per_stage_text(|tuples| tuples.len().to_string())
+    }
+
+    /// `text` of the tuples: of every stage, joined by ` | `, for a
+    /// [mixed](NTupleNetwork::is_mixed) network, else of the one set.
+    fn per_stage_text(&self, text: impl Fn(&[Tuple]) -> String) -> String {
         if self.is_mixed() {
-            let each: Vec<String> = self
-                .tables
-                .iter()
-                .map(|t| t.tuples.len().to_string())
-                .collect();
+            let each: Vec<String> = self.tables.iter().map(|t| text(&t.tuples)).collect();
             each.join(" | ")
         } else {
-            self.tuples().len().to_string()
+            text(self.tuples())
         }
     }
 
