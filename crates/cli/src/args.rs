@@ -661,7 +661,9 @@ pub struct NetPackArgs {
 /// `ai2048 net join`.
 #[derive(Debug, Clone, Args)]
 pub struct NetJoinArgs {
-    /// The one-stage networks, trained or packed, in the order of the stages.
+    /// The networks, trained or packed, in the order of the stages: each fills one
+    /// stage, or, if it has stages of its own (`train --stages`), as many, which must
+    /// begin where its own do.
     #[arg(required = true, num_args = 2..)]
     pub parts: Vec<PathBuf>,
     /// Where each stage after the first begins, as `train --stages` says: tile sums of

@@ -530,7 +530,11 @@ fn networks_join_into_stages() {
         ),
         (
             vec![path(&early), path(&joined), path(&late)],
-            "has 2 stages already",
+            "makes 3 stages, but the networks bring 4",
+        ),
+        (
+            vec![path(&early), path(&joined)],
+            "network 2's own stages begin at 256, where the joined stages it would fill begin at 512",
         ),
     ] {
         let mut line = vec!["net", "join"];
@@ -544,6 +548,31 @@ fn networks_join_into_stages() {
         );
         assert!(!bad.exists());
     }
+    // A staged network fills its own stages, where they begin.
+    let three = temp_path("join-three");
+    let run = ai2048(&[
+        "net",
+        "join",
+        path(&early),
+        path(&joined),
+        "--stages",
+        "128,256",
+        "--out",
+        path(&three),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let net = NTupleNetwork::load(&three).expect("reads");
+    assert_eq!(net.stages().thresholds(), [128, 256]);
+    let middle = board("128 4 8 0/0 0 0 0/0 0 0 0/0 0 2 0");
+    assert_eq!(net.value(later), b.value(later));
+    assert_eq!(net.value(middle), a.value(middle));
+    assert_eq!(net.value(opening), a.value(opening));
+    assert!(
+        net.notes()
+            .contains("joined: stages 2 to 3 (from tile sum 128) are a network of 2 stages (256)"),
+        "{}",
+        net.notes()
+    );
     let other = temp_path("join-other");
     let mixed = temp_path("join-mixed");
     let run = ai2048(&[

@@ -52,15 +52,25 @@ pub enum StagesError {
     },
     /// Text that is not a tile sum.
     NotANumber(String),
-    /// A network of these stages was asked to split, or to be one stage of a joined
-    /// network: only a one-stage network does.
+    /// A network of these stages was asked to split: only a one-stage network does.
     AlreadyStaged(Stages),
-    /// Networks were joined into stages that do not number one per network.
+    /// Networks were joined into stages that do not number the stages the networks
+    /// bring (one each, or a staged network's own).
     PartsMismatch {
-        /// The networks given.
+        /// The stages the networks bring.
         parts: usize,
         /// The stages asked for.
         stages: usize,
+    },
+    /// A staged network was joined where the joined stages do not begin where its
+    /// own do.
+    Misaligned {
+        /// The network's place among those joined, from 1.
+        part: usize,
+        /// Its own stages.
+        own: Stages,
+        /// Where the joined stages it would fill begin after its first.
+        joined: Vec<u32>,
     },
 }
 
@@ -89,8 +99,17 @@ impl fmt::Display for StagesError {
             ),
             StagesError::PartsMismatch { parts, stages } => write!(
                 f,
-                "{stages} stages need {stages} networks, one per stage, not {parts}"
+                "{stages} stages need networks of {stages} stages in all, not {parts}"
             ),
+            StagesError::Misaligned { part, own, joined } => {
+                let joined: Vec<String> = joined.iter().map(u32::to_string).collect();
+                write!(
+                    f,
+                    "network {part}'s own stages begin at {own}, where the joined \
+                     stages it would fill begin at {}",
+                    joined.join(",")
+                )
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use ai2048_ai::ntuple::{NTupleNetwork, NetworkError, Stages};
+use ai2048_ai::ntuple::{NTupleNetwork, NetworkError, Stages, StagesError};
 use anyhow::{bail, Context, Result};
 
 use crate::args::{NetCommand, NetInfoArgs, NetJoinArgs, NetPackArgs};
@@ -85,9 +85,9 @@ fn join(args: &NetJoinArgs) -> Result<()> {
         .stages
         .parse()
         .with_context(|| format!("--stages {:?}", args.stages))?;
-    if stages.count() != args.parts.len() {
+    if args.parts.len() > stages.count() {
         bail!(
-            "--stages {} makes {} stages, so it joins {} networks, not {}",
+            "--stages {} makes {} stages, so it joins at most {} networks, not {}",
             args.stages,
             stages.count(),
             stages.count(),
@@ -103,19 +103,28 @@ fn join(args: &NetJoinArgs) -> Result<()> {
         .iter()
         .map(|p| load(p))
         .collect::<Result<Vec<_>>>()?;
-    for (path, part) in args.parts.iter().zip(&parts) {
-        if part.stages().count() > 1 {
-            bail!(
-                "{} has {} stages already ({}): only one-stage networks join",
-                path.display(),
-                part.stages().count(),
-                part.stages()
-            );
-        }
+    let brought: usize = parts.iter().map(|p| p.stages().count()).sum();
+    if brought != stages.count() {
+        let each: Vec<String> = args
+            .parts
+            .iter()
+            .zip(&parts)
+            .map(|(path, p)| format!("{} {}", path.display(), p.stages().count()))
+            .collect();
+        bail!(
+            "--stages {} makes {} stages, but the networks bring {brought} (stages of each: {})",
+            args.stages,
+            stages.count(),
+            each.join(", ")
+        );
     }
     let refs: Vec<&NTupleNetwork> = parts.iter().collect();
-    let mut net = NTupleNetwork::join(&refs, stages)
-        .map_err(|e| anyhow::anyhow!("cannot join the networks: {e}"))?;
+    let mut net = NTupleNetwork::join(&refs, stages).map_err(|e| match e {
+        StagesError::Misaligned { part, .. } => {
+            anyhow::anyhow!("cannot join {}: {e}", args.parts[part - 1].display())
+        }
+        e => anyhow::anyhow!("cannot join the networks: {e}"),
+    })?;
     drop(parts);
     let files: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
     net.add_note(&format!(

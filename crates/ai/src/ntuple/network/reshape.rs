@@ -92,11 +92,13 @@ impl NTupleNetwork {
         Ok(net)
     }
 
-    /// One-stage networks joined into one network of `stages`, the first network's
-    /// tables for the first stage, the next network's for the next, and so on:
-    /// networks trained apart, each on the part of the game it plays best, played as
-    /// one. The networks may read other tuples (a small network for the opening under
-    /// a large one for the late game): the result is then
+    /// Networks joined into one network of `stages`, the first network's tables for
+    /// the first stage, the next network's for the next, and so on: networks trained
+    /// apart, each on the part of the game it plays best, played as one. A network of
+    /// stages of its own fills as many stages, which must begin where its own do (a
+    /// late-game network split by `train --stages` joins under an opening network).
+    /// The networks may read other tuples (a small network for the opening under a
+    /// large one for the late game): the result is then
     /// [mixed](NTupleNetwork::is_mixed), each stage reading its own network's tuples.
     /// The result has no coherence (a network to play or to pack, not to go on
     /// training alike); its games are the parts' sum and its notes say which network
@@ -106,8 +108,8 @@ impl NTupleNetwork {
     ///
     /// # Errors
     ///
-    /// When the networks do not number one per stage, or already have stages of their
-    /// own.
+    /// When the networks' stages do not number `stages`, or a staged network's own
+    /// stages do not begin where the joined stages it fills do.
     ///
     /// ```
     /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork};
@@ -134,22 +136,43 @@ impl NTupleNetwork {
     /// assert!(mixed.is_mixed());
     /// assert_eq!(mixed.value(board), large.value(board));
     /// assert_eq!(mixed.value(opening), early.value(opening));
+    /// // A staged late game fills its own stages, which begin where the joined do.
+    /// let later = large.split_into("32768".parse()?)?;
+    /// let three = NTupleNetwork::join(&[&early, &later], "16384,32768".parse()?)?;
+    /// assert_eq!(three.stages().count(), 3);
+    /// assert_eq!(three.value(board), large.value(board));
+    /// assert!(NTupleNetwork::join(&[&early, &later], "16384,49152".parse()?).is_err());
+    /// assert!(NTupleNetwork::join(&[&early, &later], "16384".parse()?).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn join(parts: &[&NTupleNetwork], stages: Stages) -> Result<NTupleNetwork, StagesError> {
-        if parts.len() != stages.count() {
+        let brought: usize = parts.iter().map(|p| p.stages.count()).sum();
+        if brought != stages.count() {
             return Err(StagesError::PartsMismatch {
-                parts: parts.len(),
+                parts: brought,
                 stages: stages.count(),
             });
         }
-        for part in parts {
-            if part.stages.count() > 1 {
-                return Err(StagesError::AlreadyStaged(part.stages.clone()));
+        // A staged part fills as many stages as it has, and they must begin where
+        // its own do: its tables were trained on just those boards.
+        let mut first = 0;
+        for (i, part) in parts.iter().enumerate() {
+            let count = part.stages.count();
+            let joined = &stages.thresholds()[first..first + count - 1];
+            if part.stages.thresholds() != joined {
+                return Err(StagesError::Misaligned {
+                    part: i + 1,
+                    own: part.stages.clone(),
+                    joined: joined.to_vec(),
+                });
             }
+            first += count;
         }
         let mut values: Vec<f32> = parts.iter().flat_map(|p| p.weights.values()).collect();
-        let per_stage: Vec<Vec<Tuple>> = parts.iter().map(|p| p.tuples().to_vec()).collect();
+        let per_stage: Vec<Vec<Tuple>> = parts
+            .iter()
+            .flat_map(|p| p.tables.iter().map(|t| t.tuples.clone()))
+            .collect();
         // A board in a stage before the last sums its distinct tiles below the next
         // threshold, so it holds no tile of that threshold or more: the entries that
         // show one are never read there, and are dropped (zeros pack to nothing).
@@ -184,21 +207,29 @@ impl NTupleNetwork {
             }
         }
         let thresholds = net.stages.thresholds().to_vec();
-        for (i, part) in parts.iter().enumerate() {
-            let from = match i {
+        let mut first = 0;
+        for part in parts {
+            let from = match first {
                 0 => "the opening".to_owned(),
-                _ => format!("tile sum {}", thresholds[i - 1]),
+                _ => format!("tile sum {}", thresholds[first - 1]),
             };
             let tuples = if part.tuples() == parts[0].tuples() {
                 String::new()
             } else {
                 format!(" of {} tuples", part.tuples().len())
             };
-            net.add_note(&format!(
-                "joined: stage {} (from {from}) is a network{tuples} of {} games",
-                i + 1,
-                part.games
-            ));
+            let count = part.stages.count();
+            let which = match count {
+                1 => format!("stage {} (from {from}) is a network", first + 1),
+                _ => format!(
+                    "stages {} to {} (from {from}) are a network of {count} stages ({})",
+                    first + 1,
+                    first + count,
+                    part.stages
+                ),
+            };
+            net.add_note(&format!("joined: {which}{tuples} of {} games", part.games));
+            first += count;
         }
         Ok(net)
     }
