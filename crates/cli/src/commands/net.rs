@@ -103,23 +103,22 @@ fn join(args: &NetJoinArgs) -> Result<()> {
         .iter()
         .map(|p| load(p))
         .collect::<Result<Vec<_>>>()?;
-    let brought: usize = parts.iter().map(|p| p.stages().count()).sum();
-    if brought != stages.count() {
-        let each: Vec<String> = args
-            .parts
-            .iter()
-            .zip(&parts)
-            .map(|(path, p)| format!("{} {}", path.display(), p.stages().count()))
-            .collect();
-        bail!(
-            "--stages {} makes {} stages, but the networks bring {brought} (stages of each: {})",
-            args.stages,
-            stages.count(),
-            each.join(", ")
-        );
-    }
     let refs: Vec<&NTupleNetwork> = parts.iter().collect();
+    // The library checks the stages; the errors here name the files.
     let mut net = NTupleNetwork::join(&refs, stages).map_err(|e| match e {
+        StagesError::PartsMismatch { parts: brought, stages } => {
+            let each: Vec<String> = args
+                .parts
+                .iter()
+                .zip(&parts)
+                .map(|(path, p)| format!("{} {}", path.display(), p.stages().count()))
+                .collect();
+            anyhow::anyhow!(
+                "--stages {} makes {stages} stages, but the networks bring {brought} (stages of each: {})",
+                args.stages,
+                each.join(", ")
+            )
+        }
         StagesError::Misaligned { part, .. } => {
             anyhow::anyhow!("cannot join {}: {e}", args.parts[part - 1].display())
         }

@@ -153,12 +153,19 @@ impl NTupleNetwork {
                 stages: stages.count(),
             });
         }
-        // A staged part fills as many stages as it has, and they must begin where
-        // its own do: its tables were trained on just those boards.
-        let mut first = 0;
-        for (i, part) in parts.iter().enumerate() {
-            let count = part.stages.count();
-            let joined = &stages.thresholds()[first..first + count - 1];
+        // The joined stage each part's first stage is: a staged part fills as many
+        // stages as it has, and they must begin where its own do (its tables were
+        // trained on just those boards).
+        let firsts: Vec<usize> = parts
+            .iter()
+            .scan(0, |next, p| {
+                let first = *next;
+                *next += p.stages.count();
+                Some(first)
+            })
+            .collect();
+        for (i, (part, &first)) in parts.iter().zip(&firsts).enumerate() {
+            let joined = &stages.thresholds()[first..first + part.stages.count() - 1];
             if part.stages.thresholds() != joined {
                 return Err(StagesError::Misaligned {
                     part: i + 1,
@@ -166,7 +173,6 @@ impl NTupleNetwork {
                     joined: joined.to_vec(),
                 });
             }
-            first += count;
         }
         let mut values: Vec<f32> = parts.iter().flat_map(|p| p.weights.values()).collect();
         let per_stage: Vec<Vec<Tuple>> = parts
@@ -207,8 +213,7 @@ impl NTupleNetwork {
             }
         }
         let thresholds = net.stages.thresholds().to_vec();
-        let mut first = 0;
-        for part in parts {
+        for (part, &first) in parts.iter().zip(&firsts) {
             let from = match first {
                 0 => "the opening".to_owned(),
                 _ => format!("tile sum {}", thresholds[first - 1]),
@@ -229,7 +234,6 @@ impl NTupleNetwork {
                 ),
             };
             net.add_note(&format!("joined: {which}{tuples} of {} games", part.games));
-            first += count;
         }
         Ok(net)
     }
