@@ -322,6 +322,31 @@ fn one_step_is_td0_whatever_lambda_and_more_steps_learn() {
 }
 
 #[test]
+fn searched_training_plays_better_games_and_is_deterministic() {
+    let searched = TrainConfig { search: 1, ..td() };
+    let mut net = small();
+    let scores = train(&mut net, 20, &searched);
+    let mut again = small();
+    assert_eq!(train(&mut again, 20, &searched), scores);
+    assert_eq!(again.weights(), net.weights());
+    // The same 20 games played one ply deep: a chance layer looks past the next
+    // spawn, and a network that has barely learned gains most from it.
+    let mut greedy = small();
+    let greedy_scores = train(&mut greedy, 20, &td());
+    let sum = |s: &[u64]| s.iter().sum::<u64>();
+    assert!(
+        sum(&scores) > 2 * sum(&greedy_scores),
+        "{scores:?} {greedy_scores:?}"
+    );
+    // Deeper than two chance layers is refused.
+    let deep = TrainConfig { search: 3, ..td() };
+    assert_eq!(
+        deep.validate().unwrap_err().message("--search"),
+        "--search must be from 0 to 2, not 3"
+    );
+}
+
+#[test]
 fn backward_td_lambda_learns_and_is_deterministic() {
     let config = TrainConfig {
         backward: true,

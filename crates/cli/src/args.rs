@@ -503,7 +503,8 @@ pub struct TuneArgs {
 /// `ai2048 train`.
 #[derive(Debug, Clone, Args)]
 #[command(
-    after_help = "The network plays each game itself, one ply deep, and after every move \
+    after_help = "The network plays each game itself, one ply deep (or --search chance layers \
+deep), and after every move \
 moves the value of the board its previous move left toward that move's score plus the value \
 of the new board (TD(0) on afterstates, as Szubert and Jaśkowski's 2048 networks learn). \
 Game g of the network's life plays from seed derive(--seed, g), so training in parts with \
@@ -563,6 +564,12 @@ pub struct TrainArgs {
     /// the end taught reaches the whole stretch at once (as ziap/2048-tdl learns).
     #[arg(long, conflicts_with = "steps")]
     pub backward: bool,
+    /// Chance layers the training games search to choose each move (default 0: the
+    /// network one ply deep). 1 plays as the searching player does at its shallowest,
+    /// so the network learns the positions such a player reaches; about 23 times
+    /// slower a move. At most 2.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub search: u32,
     /// Carousel shaping (Jaśkowski 2018): keep, for each of these stages (sums of a
     /// board's distinct tiles, as --stages: 16384,24576,32768), a pool of positions
     /// where training games entered it, and start the games in turn anew and from each

@@ -151,7 +151,9 @@ impl PyNetwork {
     /// ``steps`` above 1 learns toward the TD(λ) return over that many moves ahead,
     /// with ``lambda_`` (1 makes it ``steps``-step TD). ``backward`` learns each game
     /// (and each restart's play) once it ends, from its end back to its start, toward
-    /// the λ-return over the rest of it, with ``lambda_``. ``carousel`` (such as
+    /// the λ-return over the rest of it, with ``lambda_``. ``search``, 0 to 2, is the
+    /// chance layers of expectimax that choose the training games' moves (0: the
+    /// network one ply deep; 1 about 23 times slower). ``carousel`` (such as
     /// ``"16384,24576"``) starts the games in turn anew and from pools of positions
     /// where earlier games entered each of those stages (carousel shaping, as ``ai2048
     /// train --carousel``); the pools are kept with the network, which goes on with
@@ -166,7 +168,7 @@ impl PyNetwork {
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, carousel = None, pools_by = None, pool_games = 1000))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, search = 0, carousel = None, pools_by = None, pool_games = 1000))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -182,6 +184,7 @@ impl PyNetwork {
         steps: u32,
         lambda_: f32,
         backward: bool,
+        search: u32,
         carousel: Option<&str>,
         pools_by: Option<&str>,
         pool_games: u64,
@@ -204,6 +207,7 @@ impl PyNetwork {
             steps,
             lambda: lambda_,
             backward,
+            search,
         };
         config.validate().map_err(|e| {
             // Python spells the keyword `lambda_`.

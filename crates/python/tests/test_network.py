@@ -139,6 +139,14 @@ def test_td_lambda_trains_and_checks_its_arguments() -> None:
         net.train(1, lambda_=2.0)
 
 
+def test_searched_training_plays_longer_games_and_checks_its_depth() -> None:
+    greedy = Network("small").train(5, seed=3)
+    searched = Network("small").train(5, seed=3, search=1)
+    assert sum(searched["score"]) > sum(greedy["score"])
+    with pytest.raises(ValueError, match="search must be from 0 to 2, not 3"):
+        Network("small").train(1, search=3)
+
+
 def test_a_packed_network_loads_and_trains_on(tmp_path: Path) -> None:
     import subprocess
     import shutil

@@ -199,6 +199,13 @@ pub struct TrainConfig {
     /// ziap/2048-tdl learns): the end of the game, learned first, reaches every
     /// earlier afterstate of it at once. `steps` must then be 1.
     pub backward: bool,
+    /// Chance layers the training games search to choose their moves: 0 plays the
+    /// network one ply deep (greedy, as TD learning of 2048 does); 1 averages over
+    /// every spawn after each move and takes the best reply, as the searching player
+    /// does at its shallowest, so the games visit the positions a searching player
+    /// reaches (some 20 to 25 times slower a move). Learning is unchanged: each played
+    /// afterstate learns toward what followed it.
+    pub search: u32,
 }
 
 impl Default for TrainConfig {
@@ -215,6 +222,7 @@ impl Default for TrainConfig {
             steps: 1,
             lambda: 0.0,
             backward: false,
+            search: 0,
         }
     }
 }
@@ -226,9 +234,13 @@ impl TrainConfig {
     /// The most moves ahead TD(λ) may look ([`TrainConfig::steps`]).
     pub const MAX_STEPS: u32 = 64;
 
+    /// The most chance layers training games may search ([`TrainConfig::search`]).
+    pub const MAX_SEARCH: u32 = 2;
+
     /// Checks the settings: alpha above 0 and at most 1, 1 to
     /// [`TrainConfig::MAX_THREADS`] threads, a restart point above 0 and below 1, 1 to
-    /// [`TrainConfig::MAX_STEPS`] steps, λ from 0 to 1, and valid rules.
+    /// [`TrainConfig::MAX_STEPS`] steps, λ from 0 to 1, at most
+    /// [`TrainConfig::MAX_SEARCH`] chance layers of search, and valid rules.
     ///
     /// # Errors
     ///
@@ -263,6 +275,9 @@ impl TrainConfig {
         if self.backward && self.steps != 1 {
             return Err(TrainConfigError::BackwardSteps(self.steps));
         }
+        if self.search > Self::MAX_SEARCH {
+            return Err(TrainConfigError::Search(self.search));
+        }
         self.rules.validate().map_err(TrainConfigError::Rules)
     }
 }
@@ -284,6 +299,8 @@ pub enum TrainConfigError {
     Lambda(f32),
     /// Steps above 1 with [`TrainConfig::backward`], which looks to the end of the stretch.
     BackwardSteps(u32),
+    /// More chance layers than [`TrainConfig::MAX_SEARCH`].
+    Search(u32),
     /// Invalid rules.
     Rules(ai2048_engine::RulesError),
 }
@@ -299,6 +316,7 @@ impl TrainConfigError {
             TrainConfigError::Steps(_) => "steps",
             TrainConfigError::Lambda(_) => "lambda",
             TrainConfigError::BackwardSteps(_) => "steps",
+            TrainConfigError::Search(_) => "search",
             TrainConfigError::Rules(_) => "rules",
         }
     }
@@ -324,6 +342,10 @@ impl TrainConfigError {
             TrainConfigError::Lambda(l) => format!("{name} must be from 0 to 1, not {l}"),
             TrainConfigError::BackwardSteps(n) => format!(
                 "{name} {n}: backward learning looks to the end of each stretch, so it takes no steps"
+            ),
+            TrainConfigError::Search(n) => format!(
+                "{name} must be from 0 to {}, not {n}",
+                TrainConfig::MAX_SEARCH
             ),
             TrainConfigError::Rules(e) => format!("invalid {name}: {e}"),
         }
@@ -662,22 +684,10 @@ impl<'a> Worker<'a> {
             self.reached = stages.of(board.board());
         }
         loop {
-            // The move: the best score plus value of the afterstate. The afterstates'
-            // weights are all asked for first, so that their fetches overlap.
-            let afters = Dir::ALL.map(|dir| board.apply_scored(dir));
-            for (after, _) in afters.iter().flatten() {
-                self.net.prefetch(after.board());
-            }
-            let mut best: Option<(RandableBoard, u32, f32)> = None;
-            let mut best_total = f32::NEG_INFINITY;
-            for (after, gained) in afters.into_iter().flatten() {
-                let value = self.net.value(after.board());
-                let total = gained as f32 + value;
-                if best.is_none() || total > best_total {
-                    best = Some((after, gained, value));
-                    best_total = total;
-                }
-            }
+            let best = match self.config.search {
+                0 => self.greedy(board),
+                depth => self.searched(board, depth),
+            };
             let Some((after, gained, value)) = best else {
                 break;
             };
@@ -713,6 +723,63 @@ impl<'a> Worker<'a> {
             moves,
             last: board,
         }
+    }
+
+    /// The move one ply deep: the best score plus value of the afterstate, with the
+    /// afterstate, its score and its value; `None` when no move is legal. The
+    /// afterstates' weights are all asked for first, so that their fetches overlap.
+    fn greedy(&self, board: PlayableBoard) -> Option<(RandableBoard, u32, f32)> {
+        let afters = Dir::ALL.map(|dir| board.apply_scored(dir));
+        for (after, _) in afters.iter().flatten() {
+            self.net.prefetch(after.board());
+        }
+        let mut best: Option<(RandableBoard, u32, f32)> = None;
+        let mut best_total = f32::NEG_INFINITY;
+        for (after, gained) in afters.into_iter().flatten() {
+            let value = self.net.value(after.board());
+            let total = gained as f32 + value;
+            if best.is_none() || total > best_total {
+                best = Some((after, gained, value));
+                best_total = total;
+            }
+        }
+        best
+    }
+
+    /// The move `depth` chance layers of expectimax choose on `board` (the first in
+    /// [`Dir::ALL`] order on a tie), with its afterstate, score and value; `None` when
+    /// no move is legal.
+    fn searched(&self, board: PlayableBoard, depth: u32) -> Option<(RandableBoard, u32, f32)> {
+        let mut best: Option<(RandableBoard, u32, f32)> = None;
+        let mut best_total = f32::NEG_INFINITY;
+        for (after, gained) in Dir::ALL.into_iter().filter_map(|d| board.apply_scored(d)) {
+            let total = gained as f32 + self.expected(after, depth);
+            if best.is_none() || total > best_total {
+                best = Some((after, gained, self.net.value(after.board())));
+                best_total = total;
+            }
+        }
+        best
+    }
+
+    /// The value of the afterstate `after` searched `depth` chance layers deep: the
+    /// network's value at depth 0, else the mean over every spawn of its best move's
+    /// score and value (0 where no move is left).
+    fn expected(&self, after: RandableBoard, depth: u32) -> f32 {
+        if depth == 0 {
+            return self.net.value(after.board());
+        }
+        let p4 = self.config.rules.four_probability;
+        let mut sum = 0.0;
+        for (p, next) in after.successors(p4) {
+            let best = Dir::ALL
+                .into_iter()
+                .filter_map(|d| next.apply_scored(d))
+                .map(|(reply, gained)| gained as f32 + self.expected(reply, depth - 1))
+                .reduce(f32::max);
+            sum += p as f32 * best.unwrap_or(0.0);
+        }
+        sum
     }
 
     /// Forward TD: `after`, just reached by a move scoring `gained`, valued `value`,

@@ -252,6 +252,7 @@ class Network:
         steps: int = 1,
         lambda_: float = 0.0,
         backward: bool = False,
+        search: int = 0,
         carousel: str | None = None,
         pools_by: str | None = None,
         pool_games: int = 1000,

@@ -93,6 +93,11 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
             } else {
                 String::new()
             }
+            + &if config.search > 0 {
+                format!(", moves searched {} chance layers deep", config.search)
+            } else {
+                String::new()
+            }
             + &net
                 .carousel()
                 .map(|c| format!(", carousel over the stages {}", c.stages()))
@@ -246,6 +251,7 @@ fn config(args: &TrainArgs, net: &NTupleNetwork) -> Result<TrainConfig> {
         steps,
         lambda,
         backward: args.backward,
+        search: args.search,
     };
     config
         .validate()
@@ -563,6 +569,7 @@ mod tests {
             (&["--restart=-0.5"], "--restart must be above 0 and below 1"),
             (&["--steps", "0"], "--steps must be from 1 to 64"),
             (&["--lambda", "1.5"], "--lambda must be from 0 to 1"),
+            (&["--search", "3"], "--search must be from 0 to 2, not 3"),
             (&["--p4", "2"], "invalid rules"),
             (
                 &["--illegal-move-spawns"],
