@@ -159,7 +159,8 @@ impl Default for Restart {
 /// with plain or temporally coherent steps ([`Learning`]).
 ///
 /// Each game is played by the network itself, one ply deep: it makes the move whose
-/// score plus the value of the board it leaves is highest. After each move, the value
+/// score plus the value of the board it leaves is highest (or, with
+/// [`TrainConfig::search`], the move expectimax over the network picks). After each move, the value
 /// of the previous afterstate moves `alpha` of the way toward that move's score plus
 /// the new afterstate's value; the last afterstate of a game moves toward 0. With
 /// [`Learning::Td`] the error is measured against the value the previous afterstate

@@ -94,7 +94,11 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
                 String::new()
             }
             + &if config.search > 0 {
-                format!(", moves searched {} chance layers deep", config.search)
+                format!(
+                    ", moves searched {} chance layer{} deep",
+                    config.search,
+                    if config.search == 1 { "" } else { "s" }
+                )
             } else {
                 String::new()
             }
