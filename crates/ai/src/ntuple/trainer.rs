@@ -388,27 +388,39 @@ pub struct Afterstate {
     pub board: RandableBoard,
     /// The move's score.
     pub score: u32,
+    /// The network's value of `board`.
+    pub value: f32,
     /// The move's score plus the network's value of `board`.
     pub total: f32,
 }
 
 /// The move `net` makes on `board` one ply deep: the legal move with the highest score
 /// plus value of the afterstate (the first in [`Dir::ALL`] order on a tie). `None` when
-/// no move is legal.
+/// no move is legal. The afterstates' weights are all asked for first, so that their
+/// fetches overlap.
 #[must_use]
+#[inline]
 pub fn best_afterstate(net: &NTupleNetwork, board: PlayableBoard) -> Option<Afterstate> {
+    let afters = Dir::ALL.map(|dir| board.apply_scored(dir));
+    for (after, _) in afters.iter().flatten() {
+        net.prefetch(after.board());
+    }
     let mut best: Option<Afterstate> = None;
-    for dir in Dir::ALL {
-        if let Some((after, score)) = board.apply_scored(dir) {
-            let total = score as f32 + net.value(after.board());
-            if best.is_none_or(|b| total > b.total) {
-                best = Some(Afterstate {
-                    dir,
-                    board: after,
-                    score,
-                    total,
-                });
-            }
+    for (dir, (after, score)) in Dir::ALL
+        .into_iter()
+        .zip(afters)
+        .filter_map(|(d, a)| Some((d, a?)))
+    {
+        let value = net.value(after.board());
+        let total = score as f32 + value;
+        if best.is_none_or(|b| total > b.total) {
+            best = Some(Afterstate {
+                dir,
+                board: after,
+                score,
+                value,
+                total,
+            });
         }
     }
     best
@@ -686,7 +698,7 @@ impl<'a> Worker<'a> {
         }
         loop {
             let best = match self.config.search {
-                0 => self.greedy(board),
+                0 => best_afterstate(self.net, board).map(|a| (a.board, a.score, a.value)),
                 depth => self.searched(board, depth),
             };
             let Some((after, gained, value)) = best else {
@@ -724,27 +736,6 @@ impl<'a> Worker<'a> {
             moves,
             last: board,
         }
-    }
-
-    /// The move one ply deep: the best score plus value of the afterstate, with the
-    /// afterstate, its score and its value; `None` when no move is legal. The
-    /// afterstates' weights are all asked for first, so that their fetches overlap.
-    fn greedy(&self, board: PlayableBoard) -> Option<(RandableBoard, u32, f32)> {
-        let afters = Dir::ALL.map(|dir| board.apply_scored(dir));
-        for (after, _) in afters.iter().flatten() {
-            self.net.prefetch(after.board());
-        }
-        let mut best: Option<(RandableBoard, u32, f32)> = None;
-        let mut best_total = f32::NEG_INFINITY;
-        for (after, gained) in afters.into_iter().flatten() {
-            let value = self.net.value(after.board());
-            let total = gained as f32 + value;
-            if best.is_none() || total > best_total {
-                best = Some((after, gained, value));
-                best_total = total;
-            }
-        }
-        best
     }
 
     /// The move `depth` chance layers of expectimax choose on `board` (the first in
