@@ -4,14 +4,14 @@
 //! | bytes | what |
 //! | --- | --- |
 //! | 0..8 | `ai2048et`, the magic |
-//! | 8..12 | the format's version: 1, or 2 for a pattern with caps |
+//! | 8..12 | the format's version: 1, 2 for a pattern with caps, 3 for one with a cell capped at 2 |
 //! | 12..14, 14..16 | the fixed cells and the target cells, bit `i` for cell `i` |
 //! | 16 | the target's exponent |
 //! | 17 | the values' encoding: 1 for `f32`, 2 for `u16` |
 //! | 24..32 | how many states (values) follow |
 //! | 32..40 | how many layers are left to solve: 0 in a finished table |
 //! | 40..44 | the CRC-32 of the values |
-//! | 44..52 | version 2: the pattern's caps, nibble `i` cell `i`'s ([`Pattern::caps`]) |
+//! | 44..52 | versions 2 and 3: the pattern's caps, nibble `i` cell `i`'s ([`Pattern::caps`]) |
 //! | 60..64 | the CRC-32 of bytes 0..60 |
 //!
 //! Everything else is zero. A file is written whole to a temporary name beside its
@@ -28,8 +28,11 @@ use crate::pattern::Pattern;
 
 const MAGIC: &[u8; 8] = b"ai2048et";
 /// The file format's version: a table whose pattern has no caps is written as version
-/// 1, which builds from before caps read too.
-pub const VERSION: u32 = 2;
+/// 1, which builds from before caps read too, and one whose caps leave no cell at 2 as
+/// version 2. Version 3 marks the tables whose values version 2's solver got wrong (a 4
+/// spawned in a cell capped at 2 was read as another state), so that no such file is
+/// played from.
+pub const VERSION: u32 = 3;
 /// The header's length in bytes: the values start there.
 pub const HEADER_LEN: usize = 64;
 
@@ -151,7 +154,13 @@ impl Header {
         let mut h = [0u8; HEADER_LEN];
         let pattern = self.layout.pattern();
         h[0..8].copy_from_slice(MAGIC);
-        let version = if pattern.caps() == 0 { 1 } else { VERSION };
+        let version = if pattern.caps() == 0 {
+            1
+        } else if self.layout.caps_a_cell_at_two() {
+            VERSION
+        } else {
+            2
+        };
         h[8..12].copy_from_slice(&version.to_le_bytes());
         h[12..14].copy_from_slice(&pattern.fixed_mask().to_le_bytes());
         h[14..16].copy_from_slice(&pattern.target_mask().to_le_bytes());
@@ -209,6 +218,12 @@ impl Header {
         };
         let layout = Layout::new(pattern, 1 << target)
             .map_err(|e| invalid(format!("its pattern and target make no table: {e}")))?;
+        if version < 3 && layout.caps_a_cell_at_two() {
+            return Err(invalid(format!(
+                "it was written by an older ai2048 (format version {version}), whose solver \
+                 valued a 4 spawned in a cell capped at 2 wrongly: delete it and build it again"
+            )));
+        }
         if u64_at(24) != layout.len() {
             return Err(invalid(format!(
                 "its header says {} states, but its pattern and target make {}",

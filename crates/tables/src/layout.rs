@@ -31,6 +31,9 @@ pub struct Layout {
     cells: Vec<u8>,
     radix: Vec<u8>,
     strides: [u64; 16],
+    /// Each cell's radix (0 for a fixed cell): a tile of exponent `e` fits if `e <
+    /// radix`.
+    radix_at: [u8; 16],
     len: u64,
     walls: u64,
 }
@@ -98,9 +101,11 @@ impl Layout {
             .map(|&c| Layout::cell_radix(pattern, target, c.into()))
             .collect();
         let mut strides = [0u64; 16];
+        let mut radix_at = [0u8; 16];
         let mut len = 1u64;
         for (&c, &r) in cells.iter().zip(&radix).rev() {
             strides[c as usize] = len;
+            radix_at[c as usize] = r;
             len = len.saturating_mul(r.into());
         }
         let walls = (0..16)
@@ -112,6 +117,7 @@ impl Layout {
             cells,
             radix,
             strides,
+            radix_at,
             len,
             walls,
         }
@@ -151,10 +157,17 @@ impl Layout {
             .sum()
     }
 
-    /// What a tile of exponent `exp` in empty cell `cell` adds to a state's index.
+    /// What a tile of exponent `exp` in empty cell `cell` adds to a state's index, or
+    /// `None` if the cell's cap holds no such tile (a 4 spawned where the cap is 2).
     #[inline]
-    pub(crate) fn offset(&self, cell: usize, exp: u64) -> u64 {
-        exp * self.strides[cell]
+    pub(crate) fn offset(&self, cell: usize, exp: u8) -> Option<u64> {
+        (exp < self.radix_at[cell]).then(|| u64::from(exp) * self.strides[cell])
+    }
+
+    /// Whether a cap leaves some moving cell no tile but a 2, where a spawned 4 fails.
+    #[must_use]
+    pub(crate) fn caps_a_cell_at_two(&self) -> bool {
+        self.radix.contains(&2)
     }
 
     /// The state at `index`, as nibbles with walls in the fixed cells.

@@ -16,9 +16,10 @@
 //!
 //! So that anyone can check a table against a solver of their own: after a move, the
 //! board has succeeded (1) if a target cell holds the target tile; a move that slides
-//! a fixed tile, or merges two targets into a larger tile, has failed (0); otherwise a
-//! 2 (probability 0.9) or a 4 (0.1) spawns in a uniformly chosen empty cell, and the
-//! value of the board that results is that of its best move, or 0 if no move is left.
+//! a fixed tile, merges two targets into a larger tile, or puts a tile above its cell's
+//! cap, has failed (0); otherwise a 2 (probability 0.9) or a 4 (0.1) spawns in a
+//! uniformly chosen empty cell (a 4 in a cell capped at 2 fails too), and the value of
+//! the board that results is that of its best move, or 0 if no move is left.
 //! Fixed tiles never merge: on a real board whose fixed tiles are larger than its
 //! moving tiles, and no two of them alike side by side, that is the game itself.
 //!

@@ -46,8 +46,14 @@ impl<'a> Rules<'a> {
         let mut m = empties;
         while m != 0 {
             let cell = 15 - (m.trailing_zeros() / 4) as usize;
-            sum += (1.0 - FOUR_PROBABILITY) * value(base + self.layout.offset(cell, 1))
-                + FOUR_PROBABILITY * value(base + self.layout.offset(cell, 2));
+            // A spawn above its cell's cap leaves the table's world: a failure, as a
+            // move's would be.
+            let spawned = |exp| {
+                self.layout
+                    .offset(cell, exp)
+                    .map_or(0.0, |o| value(base + o))
+            };
+            sum += (1.0 - FOUR_PROBABILITY) * spawned(1) + FOUR_PROBABILITY * spawned(2);
             m &= m - 1;
         }
         sum / f64::from(count)

@@ -36,8 +36,13 @@ impl Brute {
         let empty: Vec<usize> = after.empty_cells().collect();
         let mut sum = 0.0;
         for &cell in &empty {
-            sum += 0.9 * self.value(after.with_exponent(cell, 1))
-                + 0.1 * self.value(after.with_exponent(cell, 2));
+            // A 4 spawned above its cell's cap fails, as a move that put it there.
+            let four = if self.target - self.pattern.cap(cell) < 2 {
+                0.0
+            } else {
+                self.value(after.with_exponent(cell, 2))
+            };
+            sum += 0.9 * self.value(after.with_exponent(cell, 1)) + 0.1 * four;
         }
         Some(sum / empty.len() as f64)
     }
@@ -164,6 +169,12 @@ fn holes_among_the_fixed_tiles() {
 #[test]
 fn caps_on_the_cells_away_from_the_target() {
     check("xxxx/xxx./t1../2233", 32);
+}
+
+#[test]
+fn caps_that_leave_a_cell_only_a_2() {
+    // Under 16, a cap of 3 holds at most a 2: a 4 spawned there fails.
+    check("xxxx/xxx./t1../2333", 16);
 }
 
 #[test]

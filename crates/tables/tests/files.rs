@@ -27,6 +27,32 @@ fn built(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
+/// Builds `pattern` to `target` in `dir`, checks that its file is of format `version`
+/// and reads back as the same layout, and returns its path and bytes.
+fn built_as(
+    dir: &std::path::Path,
+    pattern: &str,
+    target: u32,
+    version: u8,
+) -> (std::path::PathBuf, Vec<u8>) {
+    let layout = Layout::new(pattern.parse().unwrap(), target).unwrap();
+    let path = dir.join(format!("{target}.table"));
+    let outcome = build(
+        &layout,
+        &path,
+        Encoding::F32,
+        Duration::from_secs(3600),
+        |_| true,
+    );
+    assert_eq!(outcome.unwrap(), BuildOutcome::Finished);
+    let bytes = fs::read(&path).unwrap();
+    assert_eq!(bytes[8], version, "{pattern}");
+    let table = Table::open(&path).unwrap();
+    assert_eq!(table.layout(), &layout);
+    assert_eq!(table.layout().pattern().to_string(), pattern);
+    (path, bytes)
+}
+
 fn open_error(path: &std::path::Path) -> String {
     Table::open(path).unwrap_err().to_string()
 }
@@ -54,21 +80,7 @@ fn a_capped_pattern_is_written_as_version_2_and_one_without_caps_as_version_1() 
         1,
         "readable by builds from before caps"
     );
-    let capped = Layout::new("xxxx/xxxx/xx1./2.tt".parse().unwrap(), 32).unwrap();
-    let path = dir.path().join("capped.table");
-    let outcome = build(
-        &capped,
-        &path,
-        Encoding::F32,
-        Duration::from_secs(3600),
-        |_| true,
-    );
-    assert_eq!(outcome.unwrap(), BuildOutcome::Finished);
-    let bytes = fs::read(&path).unwrap();
-    assert_eq!(bytes[8], 2);
-    let table = Table::open(&path).unwrap();
-    assert_eq!(table.layout(), &capped);
-    assert_eq!(table.layout().pattern().to_string(), "xxxx/xxxx/xx1./2.tt");
+    let (path, bytes) = built_as(dir.path(), "xxxx/xxxx/xx1./2.tt", 32, 2);
     // A cap the target leaves no room for is refused, not misread.
     let mut bad = bytes.clone();
     bad[44..52].copy_from_slice(&(9u64 << 40).to_le_bytes());
@@ -77,6 +89,21 @@ fn a_capped_pattern_is_written_as_version_2_and_one_without_caps_as_version_1() 
     fs::write(&path, &bad).unwrap();
     let err = open_error(&path);
     assert!(err.contains("cap 9 in row 3, column 3"), "{err}");
+}
+
+#[test]
+fn a_cell_capped_at_2_is_written_as_version_3_and_refused_from_version_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, bytes) = built_as(dir.path(), "xxxx/xxxx/xx3./2.tt", 16, 3);
+    // The same table as an older build wrote it (version 2) held wrong values.
+    let mut old = bytes.clone();
+    old[8] = 2;
+    let sum = crc32fast::hash(&old[..60]);
+    old[60..64].copy_from_slice(&sum.to_le_bytes());
+    fs::write(&path, &old).unwrap();
+    let err = open_error(&path);
+    assert!(err.contains("older ai2048 (format version 2)"), "{err}");
+    assert!(err.contains("build it again"), "{err}");
 }
 
 #[test]
