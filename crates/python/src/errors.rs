@@ -8,6 +8,7 @@ use ai2048_ai::ntuple::NetworkError;
 use ai2048_ai::PlayerError;
 use ai2048_bench::BenchError;
 use ai2048_engine::{ParseBoardError, ParseDirError, PlayError, ReplayError, RulesError};
+use ai2048_tables::TableFileError;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::PyErr;
@@ -84,5 +85,17 @@ pub(crate) fn network_error(path: &Path, e: &NetworkError) -> PyErr {
             pyo3::exceptions::PyOSError::new_err((io.raw_os_error().unwrap_or(0), message))
         }
         _ => value_error(message),
+    }
+}
+
+/// A table file that cannot be read (an `OSError`, `FileNotFoundError` for a missing
+/// one), or is not a whole, undamaged table of this build (a `ValueError`); the message
+/// names the file.
+pub(crate) fn table_error(e: &TableFileError) -> PyErr {
+    match e {
+        TableFileError::Io(_, io) => {
+            pyo3::exceptions::PyOSError::new_err((io.raw_os_error().unwrap_or(0), e.to_string()))
+        }
+        TableFileError::Invalid(..) => value_error(e.to_string()),
     }
 }

@@ -1,5 +1,6 @@
 //! The native part of the `ai2048` Python package: the engine's boards and games, the
-//! players, n-tuple networks, and the benchmark, as Python classes and functions.
+//! players, n-tuple networks, endgame tables and the benchmark, as Python classes and
+//! functions.
 //!
 //! The pure-Python parts (the `Direction` enum, `NextMove` for the UCSB grader, the
 //! Gymnasium environment, `bench`'s JSON parsing) live in `crates/python/python/ai2048`
@@ -14,6 +15,7 @@ mod errors;
 mod game;
 mod network;
 mod player;
+mod tables;
 mod worker;
 
 use pyo3::prelude::*;
@@ -45,6 +47,7 @@ fn _ai2048(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<network::PyNetwork>()?;
     m.add_class::<player::PyPlayer>()?;
     m.add_class::<player::PySearchResult>()?;
+    m.add_class::<tables::PyTable>()?;
     m.add_function(wrap_pyfunction!(player::players, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench, m)?)?;
     m.add_function(wrap_pyfunction!(bench::merge_runs, m)?)?;

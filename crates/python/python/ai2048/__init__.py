@@ -7,6 +7,8 @@
   options; :meth:`Player.best_move` returns a :class:`SearchResult`.
 - :class:`Network`: an n-tuple network to train by self-play, save, load and play
   with (``Player("expectimax", network=path)``).
+- :class:`Table`: an endgame table (``ai2048 tables build``), opened, solved or built,
+  with each move's exact success probability.
 - :func:`bench`: many seeded games on all cores, with the statistics of ``ai2048 bench``;
   :func:`merge_runs` merges the shards of a run, and :mod:`ai2048.distributed` plays
   them on a Ray cluster.
@@ -36,6 +38,7 @@ from ._ai2048 import (
     Network,
     Player,
     SearchResult,
+    Table,
     Turn,
     __version__,
     bench,
@@ -64,6 +67,7 @@ __all__ = [
     "NextMove",
     "Player",
     "SearchResult",
+    "Table",
     "Turn",
     "__version__",
     "bench",

@@ -273,6 +273,36 @@ class Network:
     @property
     def carousel(self) -> str | None: ...
 
+class Table:
+    """An endgame table: for a pattern of fixed large tiles and a target tile, the exact
+    probability that the moving tiles make the target in a target cell, as
+    ``ai2048 tables`` builds and queries them. ``Table(path)`` maps a table file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None: ...
+    @staticmethod
+    def solve(pattern: str, target: int) -> Table:
+        """Solves a small table (at most 2**27 states) in memory."""
+    @staticmethod
+    def build(
+        pattern: str, target: int, path: str | os.PathLike[str], *, compact: bool = False
+    ) -> Table:
+        """Builds the table into a file (resumable after Ctrl-C) and opens it."""
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def states(self) -> int: ...
+    def query(
+        self, board: BoardLike, *, chain: bool = False
+    ) -> dict[Direction, float | None] | None:
+        """Each move's success probability (None: illegal or leaves the table); None
+        if the board does not match the table."""
+    def best_move(
+        self, board: BoardLike, *, chain: bool = False
+    ) -> tuple[Direction, float] | None: ...
+    def value(self, board: BoardLike) -> float | None: ...
+
 def players() -> list[dict[str, Any]]:
     """The players, the default first: name, about and options of each."""
 
