@@ -174,6 +174,13 @@ fn bad_input_is_refused_with_what_and_where() {
         &tables(&["query", path(&small), "2 2 2"]),
         "not a 2048 board",
     );
+    // A table past any machine's memory: refused before anything is allocated or written.
+    let huge = dir.path().join("huge.table");
+    assert_fails(
+        &build("xx../..../..../...t", "256", &huge),
+        "20334926626632 states",
+    );
+    assert!(!huge.exists() && !dir.path().join("huge.table.partial").exists());
 }
 
 #[test]

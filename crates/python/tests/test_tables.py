@@ -109,6 +109,8 @@ def test_bad_patterns_targets_and_files_are_refused_with_what_is_wrong(tmp_path:
         Table.solve(PATTERN, 12)
     with pytest.raises(ValueError, match="Table.build"):
         Table.solve("..../..../..../...t", 1024)
+    with pytest.raises(ValueError, match="too many to solve"):
+        Table.build("x.../..../..../...t", 1024, tmp_path / "huge.table")
     foreign = tmp_path / "foreign.table"
     foreign.write_bytes(b"not a table at all, but long enough to hold a header" * 2)
     with pytest.raises(ValueError, match="not an ai2048 endgame table"):

@@ -97,7 +97,7 @@ pub fn build(
         }
         (values, header.layers_left.checked_sub(1))
     } else {
-        (vec![0f32; layout.len() as usize], Some(layout.top_layer()))
+        (zeros(layout, path)?, Some(layout.top_layer()))
     };
     let Some(from) = from else {
         write_table(path, layout, encoding, 0, &values)?;
@@ -136,4 +136,25 @@ pub fn build(
     write_table(path, layout, encoding, 0, &values)?;
     std::fs::remove_file(&partial).ok();
     Ok(BuildOutcome::Finished)
+}
+
+/// A value for every state of `layout`, all 0, or an error naming `path` where the
+/// memory cannot be had (a table far too large for the machine), not an abort.
+fn zeros(layout: &Layout, path: &Path) -> Result<Vec<f32>, TableFileError> {
+    let too_large = || {
+        TableFileError::Invalid(
+            path.to_owned(),
+            format!(
+                "{} to {} holds {} states: too many to solve in this machine's memory",
+                layout.pattern(),
+                layout.target(),
+                layout.len()
+            ),
+        )
+    };
+    let len = usize::try_from(layout.len()).map_err(|_| too_large())?;
+    let mut values = Vec::new();
+    values.try_reserve_exact(len).map_err(|_| too_large())?;
+    values.resize(len, 0f32);
+    Ok(values)
 }

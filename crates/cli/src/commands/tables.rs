@@ -151,6 +151,22 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         .map(|(_, l, _, _)| build_memory(l))
         .max()
         .unwrap_or(0);
+    if let Some(total) = crate::memory::total_memory() {
+        let (name, layout, _, _) = todo
+            .iter()
+            .max_by_key(|(_, l, _, _)| build_memory(l))
+            .expect("something to build");
+        if memory > total {
+            bail!(
+                "{name} needs {} of memory to build ({} states), more than this machine's {}: \
+                 a table of fewer moving cells, a lower target or caps on the cells away from \
+                 the target holds fewer states",
+                bytes(memory),
+                layout.len(),
+                bytes(total)
+            );
+        }
+    }
     eprintln!(
         "building {} table(s): {states} states, {} on disk, at most {} of memory, on {} thread(s)",
         todo.len(),
