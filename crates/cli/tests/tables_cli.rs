@@ -46,6 +46,30 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         "{}",
         text(&again.stderr)
     );
+    // Another table to a file that holds one is refused, not taken for built, unless
+    // forced.
+    let other = dir.path().join("other.table");
+    assert!(build("xxxx/xxxx/xxxx/..tt", "16", &other).status.success());
+    assert_fails(
+        &build_corner(&other),
+        "holds another table (xxxx/xxxx/xxxx/..tt to 16)",
+    );
+    let forced = tables(&[
+        "build",
+        "-q",
+        "--force",
+        "--pattern",
+        "xxxx/xxxx/xx../..tt",
+        "--target",
+        "64",
+        "--out",
+        path(&other),
+    ]);
+    assert!(forced.status.success(), "{}", text(&forced.stderr));
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        std::fs::read(&file).unwrap()
+    );
 
     let info = tables(&["info", path(&file)]);
     assert!(info.status.success());

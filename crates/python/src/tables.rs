@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use ai2048_engine::Dir;
-use ai2048_tables::{build, BuildOutcome, Encoding, Layout, Pattern, Query, Table};
+use ai2048_tables::{build, read_header, BuildOutcome, Encoding, Layout, Pattern, Query, Table};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -80,19 +80,34 @@ impl PyTable {
     }
 
     /// Builds the table of ``pattern`` to ``target`` into the file ``path``, on all
-    /// cores, and opens it. The values are ``f32``, or ``u16`` with ``compact``. A
-    /// build stopped by Ctrl-C keeps its progress beside the file (``PATH.partial``,
-    /// saved every minute and when stopped), and the same call goes on from there.
+    /// cores, and opens it; a file that holds that table already is opened as it is,
+    /// and one that holds another is an error, unless ``force`` (build it again). The
+    /// values are ``f32``, or ``u16`` with ``compact``. A build stopped by Ctrl-C keeps
+    /// its progress beside the file (``PATH.partial``, saved every minute and when
+    /// stopped), and the same call goes on from there.
     #[staticmethod]
-    #[pyo3(signature = (pattern, target, path, *, compact = false))]
+    #[pyo3(signature = (pattern, target, path, *, compact = false, force = false))]
     fn build(
         py: Python<'_>,
         pattern: &str,
         target: u32,
         path: PathBuf,
         compact: bool,
+        force: bool,
     ) -> PyResult<PyTable> {
         let layout = layout_of(pattern, target)?;
+        match read_header(&path) {
+            Ok(h) if !force && h.layout != layout => {
+                return Err(value_error(format!(
+                    "{} holds another table ({} to {}): force=True replaces it",
+                    path.display(),
+                    h.layout.pattern(),
+                    h.layout.target()
+                )))
+            }
+            Ok(h) if !force && h.layers_left == 0 => return PyTable::open(path),
+            _ => {}
+        }
         let encoding = if compact {
             Encoding::U16
         } else {

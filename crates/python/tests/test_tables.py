@@ -93,8 +93,15 @@ def test_a_built_file_opens_to_the_same_answers(tmp_path: Path) -> None:
     solved = Table.solve(PATTERN, TARGET)
     board = board_of([2, 2, 4, 0, 8])
     assert built.query(board) == opened.query(board) == solved.query(board)
+    # Built already: opened as it is, not built again; another table there is refused.
+    stamp, full_size = path.stat().st_mtime_ns, path.stat().st_size
+    assert Table.build(PATTERN, TARGET, path).query(board) == solved.query(board)
+    assert path.stat().st_mtime_ns == stamp
+    with pytest.raises(ValueError, match="holds another table"):
+        Table.build(PATTERN, 16, path)
+    assert Table.build(PATTERN, 16, path, force=True).target == 16
     compact = Table.build(PATTERN, TARGET, tmp_path / "compact.table", compact=True)
-    assert (tmp_path / "compact.table").stat().st_size < path.stat().st_size
+    assert (tmp_path / "compact.table").stat().st_size < full_size
     for direction, p in compact.query(board).items():
         want = solved.query(board)[direction]
         assert (p is None) == (want is None)

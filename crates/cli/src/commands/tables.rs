@@ -127,19 +127,23 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         .build()
         .context("cannot start the solver's threads")?;
 
-    let todo: Vec<_> = jobs
-        .into_iter()
-        .filter(|(name, _, path, _)| {
-            let built = !args.force && read_header(path).is_ok_and(|h| h.layers_left == 0);
-            if built {
-                eprintln!(
-                    "{name}: built already ({}; --force builds it again)",
-                    path.display()
-                );
-            }
-            !built
-        })
-        .collect();
+    let mut todo = Vec::new();
+    for job in jobs {
+        let (name, layout, path, _) = &job;
+        match read_header(path) {
+            Ok(h) if !args.force && h.layout != *layout => bail!(
+                "{} holds another table ({} to {}), not {name}: --force replaces it",
+                path.display(),
+                h.layout.pattern(),
+                h.layout.target()
+            ),
+            Ok(h) if !args.force && h.layers_left == 0 => eprintln!(
+                "{name}: built already ({}; --force builds it again)",
+                path.display()
+            ),
+            _ => todo.push(job),
+        }
+    }
     if todo.is_empty() {
         return Ok(Outcome::Done);
     }

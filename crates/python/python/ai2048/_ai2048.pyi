@@ -284,9 +284,15 @@ class Table:
         """Solves a small table (at most 2**27 states) in memory."""
     @staticmethod
     def build(
-        pattern: str, target: int, path: str | os.PathLike[str], *, compact: bool = False
+        pattern: str,
+        target: int,
+        path: str | os.PathLike[str],
+        *,
+        compact: bool = False,
+        force: bool = False,
     ) -> Table:
-        """Builds the table into a file (resumable after Ctrl-C) and opens it."""
+        """Builds the table into a file (resumable after Ctrl-C; opened as it is if built
+        already, unless ``force``) and opens it."""
     @property
     def pattern(self) -> str: ...
     @property
