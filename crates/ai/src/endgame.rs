@@ -203,6 +203,7 @@ pub struct WithTables {
     tables: Arc<EndgameTables>,
     min: f64,
     slack: f64,
+    from: u32,
     table_moves: u64,
 }
 
@@ -221,8 +222,34 @@ impl WithTables {
             tables,
             min,
             slack,
+            from: 0,
             table_moves: 0,
         }
+    }
+
+    /// The same player, consulting the tables only on boards that hold a tile of at
+    /// least `tile` (before that, the search alone plays).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ai2048_ai::endgame::{EndgameTables, WithTables};
+    /// use ai2048_ai::{create_player, Player, SearchLimits, TableUse};
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse()?, 16)?);
+    /// let tables = Arc::new(EndgameTables::new(vec![("snake8-16".to_owned(), table)]));
+    /// let board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0".parse()?;
+    /// let limits = SearchLimits::default();
+    /// let greedy = || create_player(&"greedy:tables=off".parse().unwrap(), 0).unwrap();
+    /// let mut late = WithTables::new(greedy(), Arc::clone(&tables), 0.0, 0.2).from_tile(16384);
+    /// assert_eq!(late.search(board, &limits).table, TableUse::None, "no 16384 yet");
+    /// let mut always = WithTables::new(greedy(), tables, 0.0, 0.2).from_tile(8192);
+    /// assert_ne!(always.search(board, &limits).table, TableUse::None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn from_tile(self, tile: u32) -> WithTables {
+        WithTables { from: tile, ..self }
     }
 
     /// How many moves of this player came from a table since it was made.
@@ -238,7 +265,9 @@ impl Player for WithTables {
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
-        let answer = self.tables.best(board);
+        let answer = (board.max_tile() >= self.from)
+            .then(|| self.tables.best(board))
+            .flatten();
         if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
             self.table_moves += 1;
             return answer.result(TableUse::Decided, SearchResult::default());

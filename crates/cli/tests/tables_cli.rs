@@ -215,7 +215,7 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     // The two 8s make the 16 below the chain's 16: the table's best move is left, and
     // with no slack it overrules any other.
-    let board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0";
+    let board = "16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0";
     let hint = ai2048(&[
         "hint",
         board,
@@ -248,6 +248,22 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
         "{}",
         text(&said.stdout)
     );
+
+    // The same chain under an 8192: before 16384 the tables are not consulted, unless
+    // tables-from says so.
+    let early = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0";
+    let hint_from = |from: Option<&str>| {
+        let mut args = vec!["hint", early, "--depth", "0", "--tables", path(dir.path())];
+        args.extend(["--ai-opt", "tables-slack=0", "--json"]);
+        if let Some(from) = from {
+            args.extend(["--ai-opt", from]);
+        }
+        let out = ai2048(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_str::<serde_json::Value>(text(&out.stdout).trim()).unwrap()
+    };
+    assert!(hint_from(None).get("table").is_none());
+    assert_eq!(hint_from(Some("tables-from=8192"))["table"], "decided");
 
     let off = ai2048(&["hint", board, "--depth", "0", "--tables", "off"]);
     assert!(off.status.success(), "{}", text(&off.stderr));

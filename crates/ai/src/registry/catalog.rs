@@ -60,6 +60,10 @@ macro_rules! with_eval_options {
                 "tables-slack",
                 "a table overrules a searched move that succeeds with less than its best move's probability less this (default 0.2)",
             ),
+            (
+                "tables-from",
+                "tables are consulted only once the board holds this tile (default 16384)",
+            ),
         ]
     };
 }

@@ -72,7 +72,7 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         Recipe::Replica(config) => Box::new(Replica::new(config)),
     };
     Ok(match tables::tables_for(spec)? {
-        Some(t) => Box::new(WithTables::new(player, t.tables, t.min, t.slack)),
+        Some(t) => Box::new(WithTables::new(player, t.tables, t.min, t.slack).from_tile(t.from)),
         None => player,
     })
 }
@@ -96,7 +96,8 @@ impl Recipe {
                 name: spec.name.clone(),
             })?;
         for (key, _) in &spec.options {
-            let table_option = ["tables", "tables-min", "tables-slack"].contains(&key.as_str());
+            let table_option =
+                ["tables", "tables-min", "tables-slack", "tables-from"].contains(&key.as_str());
             if !table_option && !info.options.iter().any(|(k, _)| option_matches(k, key)) {
                 return Err(PlayerError::UnknownOption {
                     player: info.name.to_owned(),

@@ -1,5 +1,6 @@
-//! The `tables` and `tables-min` options, which every player takes: which endgame
-//! tables a player consults, and from what probability it trusts them.
+//! The `tables`, `tables-min`, `tables-slack` and `tables-from` options, which every
+//! player takes: which endgame tables a player consults, from which tile on, and how
+//! far it trusts them.
 
 use std::sync::Arc;
 
@@ -16,6 +17,15 @@ use super::DEFAULT_PLAYER;
 pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerError> {
     let min = probability(spec, "tables-min", 0.0)?;
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
+    let what = "a tile from 2 to 131072";
+    let from = parse_option::<u32>(spec, "tables-from", what)?.unwrap_or(DEFAULT_FROM);
+    if !from.is_power_of_two() || !(2..=131_072).contains(&from) {
+        return Err(PlayerError::bad_option(
+            spec,
+            "tables-from",
+            format!("{from} is not {what}"),
+        ));
+    }
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
@@ -26,7 +36,12 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         "auto" => auto(spec)?,
         dir => Some(folder(spec, dir)?),
     };
-    Ok(tables.map(|tables| TablesUse { tables, min, slack }))
+    Ok(tables.map(|tables| TablesUse {
+        tables,
+        min,
+        slack,
+        from,
+    }))
 }
 
 /// The endgame tables a player made from `spec` consults, if any: what a front end
@@ -49,12 +64,18 @@ pub fn tables_in_use(spec: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, Pl
 /// How far a searched move may fall below a table's best before the table overrules it.
 pub(crate) const DEFAULT_SLACK: f64 = 0.2;
 
+/// The smallest tile a board must hold before a table is consulted: endgame tables
+/// for the endgame. Before it, tables whose chain ends in a small target (8 to 32)
+/// cost games on the way to 16384 (docs/tables.md).
+pub(crate) const DEFAULT_FROM: u32 = 16384;
+
 /// The tables a player consults, and how it trusts them (see
 /// [`crate::endgame::WithTables`]).
 pub(crate) struct TablesUse {
     pub(crate) tables: Arc<EndgameTables>,
     pub(crate) min: f64,
     pub(crate) slack: f64,
+    pub(crate) from: u32,
 }
 
 /// Option `key` as a probability, `default` when absent.
@@ -129,7 +150,7 @@ mod tests {
     fn every_player_takes_the_options_and_bad_values_say_why() {
         for ok in [
             "greedy:tables=off",
-            "random:tables=off,tables-min=0.5",
+            "random:tables=off,tables-min=0.5,tables-from=8192",
             "expectimax:tables=off",
         ] {
             assert!(check_player(&spec(ok)).is_ok(), "{ok}");
@@ -141,6 +162,12 @@ mod tests {
             (empty_dir.as_str(), "holds no tables"),
             ("greedy:tables=off,tables-min=2", "2 is not from 0 to 1"),
             ("greedy:tables-min=x", "is not a probability"),
+            (
+                "greedy:tables-from=3000",
+                "3000 is not a tile from 2 to 131072",
+            ),
+            ("greedy:tables-from=262144", "262144 is not a tile"),
+            ("greedy:tables-from=big", "\"big\" is not a tile"),
         ] {
             let err = create_player(&spec(bad), 0).err().unwrap().to_string();
             assert!(err.contains(message), "{bad}: {err}");
