@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use ai2048_engine::Dir;
-use ai2048_tables::{build, read_header, BuildOutcome, Encoding, Layout, Pattern, Query, Table};
+use ai2048_tables::{
+    build, existing, BuildOutcome, Encoding, Existing, Layout, Pattern, Query, Table,
+};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -96,17 +98,18 @@ impl PyTable {
         force: bool,
     ) -> PyResult<PyTable> {
         let layout = layout_of(pattern, target)?;
-        match read_header(&path) {
-            Ok(h) if !force && h.layout != layout => {
+        match existing(&path, &layout) {
+            _ if force => {}
+            Existing::Other(other) => {
                 return Err(value_error(format!(
                     "{} holds another table ({} to {}): force=True replaces it",
                     path.display(),
-                    h.layout.pattern(),
-                    h.layout.target()
+                    other.pattern(),
+                    other.target()
                 )))
             }
-            Ok(h) if !force && h.layers_left == 0 => return PyTable::open(path),
-            _ => {}
+            Existing::Built => return PyTable::open(path),
+            Existing::Absent => {}
         }
         let encoding = if compact {
             Encoding::U16

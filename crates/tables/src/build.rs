@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::file::{read_values, with_suffix, write_table, Encoding, TableFileError};
+use crate::file::{read_header, read_values, with_suffix, write_table, Encoding, TableFileError};
 use crate::layout::Layout;
 use crate::solve::solve_layers;
 
@@ -35,6 +35,45 @@ pub enum BuildOutcome {
 #[must_use]
 pub fn partial_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial")
+}
+
+/// What a file already at a build's path holds, for a build of one layout there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// No finished table of the layout: no file, or one that is not a readable table
+    /// (which the build replaces). Build it.
+    Absent,
+    /// The layout's table, finished: nothing to build.
+    Built,
+    /// A table of another layout, which a build would replace.
+    Other(Box<Layout>),
+}
+
+/// What the file at `path` holds, for a build of `layout` there (see [`Existing`]):
+/// the rule every front end applies before it builds, so that a finished table is not
+/// built again and another table is not replaced unasked.
+///
+/// ```
+/// use std::time::Duration;
+/// use ai2048_tables::{build, existing, Encoding, Existing, Layout};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("t.table");
+/// let layout = Layout::new("xxxx/xxxx/xxxx/x.tt".parse()?, 16)?;
+/// assert_eq!(existing(&path, &layout), Existing::Absent);
+/// build(&layout, &path, Encoding::F32, Duration::from_secs(60), |_| true)?;
+/// assert_eq!(existing(&path, &layout), Existing::Built);
+/// let other = Layout::new("xxxx/xxxx/xxxx/x.tt".parse()?, 32)?;
+/// assert_eq!(existing(&path, &other), Existing::Other(Box::new(layout)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn existing(path: &Path, layout: &Layout) -> Existing {
+    match read_header(path) {
+        Ok(h) if h.layout != *layout => Existing::Other(Box::new(h.layout)),
+        Ok(h) if h.layers_left == 0 => Existing::Built,
+        _ => Existing::Absent,
+    }
 }
 
 /// The memory a build of `layout` needs at its peak, in bytes: a value a state, and the

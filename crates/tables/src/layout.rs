@@ -31,8 +31,8 @@ pub struct Layout {
     cells: Vec<u8>,
     radix: Vec<u8>,
     strides: [u64; 16],
-    /// Each cell's radix (0 for a fixed cell): a tile of exponent `e` fits if `e <
-    /// radix`.
+    /// Each cell's radix (0 for a fixed cell): a tile of exponent `e` fits a moving
+    /// cell if `e < radix`.
     radix_at: [u8; 16],
     len: u64,
     walls: u64,
@@ -263,7 +263,7 @@ impl Layout {
                 }
                 WALL
             } else {
-                if e >= Layout::cell_radix(self.pattern, self.target, i) {
+                if e >= self.radix_at[i] {
                     return None;
                 }
                 u64::from(e)

@@ -64,7 +64,9 @@ mod pattern;
 mod solve;
 mod table;
 
-pub use build::{build, build_memory, partial_path, BuildOutcome, BuildProgress};
+pub use build::{
+    build, build_memory, existing, partial_path, BuildOutcome, BuildProgress, Existing,
+};
 #[cfg(not(target_arch = "wasm32"))]
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};

@@ -19,7 +19,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
     let what = "a tile from 2 to 131072";
     let from = parse_option::<u32>(spec, "tables-from", what)?.unwrap_or(DEFAULT_FROM);
-    if !from.is_power_of_two() || !(2..=131_072).contains(&from) {
+    if !matches!(ai2048_engine::exponent_of_tile(from.into()), Ok(e) if e > 0) {
         return Err(PlayerError::bad_option(
             spec,
             "tables-from",

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use ai2048_engine::Dir;
 use ai2048_tables::{
-    build, build_memory, builtin, default_dir, default_set, partial_path, read_header, table_files,
-    BuildOutcome, Encoding, Layout, Pattern, Table, FORMATIONS,
+    build, build_memory, builtin, default_dir, default_set, existing, partial_path, read_header,
+    table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -130,18 +130,19 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
     let mut todo = Vec::new();
     for job in jobs {
         let (name, layout, path, _) = &job;
-        match read_header(path) {
-            Ok(h) if !args.force && h.layout != *layout => bail!(
+        match existing(path, layout) {
+            _ if args.force => todo.push(job),
+            Existing::Other(other) => bail!(
                 "{} holds another table ({} to {}), not {name}: --force replaces it",
                 path.display(),
-                h.layout.pattern(),
-                h.layout.target()
+                other.pattern(),
+                other.target()
             ),
-            Ok(h) if !args.force && h.layers_left == 0 => eprintln!(
+            Existing::Built => eprintln!(
                 "{name}: built already ({}; --force builds it again)",
                 path.display()
             ),
-            _ => todo.push(job),
+            Existing::Absent => todo.push(job),
         }
     }
     if todo.is_empty() {
@@ -150,16 +151,12 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
     let size = |l: &Layout, e: Encoding| e.file_len(l);
     let states: u64 = todo.iter().map(|(_, l, _, _)| l.len()).sum();
     let disk: u64 = todo.iter().map(|(_, l, _, e)| size(l, *e)).sum();
-    let memory = todo
+    let (name, layout, _, _) = todo
         .iter()
-        .map(|(_, l, _, _)| build_memory(l))
-        .max()
-        .unwrap_or(0);
+        .max_by_key(|(_, l, _, _)| build_memory(l))
+        .expect("something to build");
+    let memory = build_memory(layout);
     if let Some(total) = crate::memory::total_memory() {
-        let (name, layout, _, _) = todo
-            .iter()
-            .max_by_key(|(_, l, _, _)| build_memory(l))
-            .expect("something to build");
         if memory > total {
             bail!(
                 "{name} needs {} of memory to build ({} states), more than this machine's {}: \
