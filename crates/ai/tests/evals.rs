@@ -143,7 +143,7 @@ fn matrix_evals_prefer_the_big_tile_in_their_corner() {
     let edge = board("4 1024 2 0/2 0 0 0/0 0 0 0/0 0 0 0");
     let center = board("4 2 2 0/2 1024 0 0/0 0 0 0/0 0 0 0");
     let other_corner = board("0 2 4 1024/0 0 0 2/0 0 0 0/0 0 0 0");
-    for name in ["corner", "snake", "diagonal", "simple"] {
+    for name in ["corner", "snake", "diagonal", "simple", "lines"] {
         let eval = create_eval(name, None).unwrap();
         assert!(eval.eval(corner) > eval.eval(edge), "{name}");
         assert!(eval.eval(edge) > eval.eval(center), "{name}");

@@ -52,6 +52,8 @@ pub(crate) enum Kind {
     Heuristic,
     /// [`super::Simple`], without weights.
     Simple,
+    /// [`super::Lines`], without weights.
+    Lines,
     /// A [`super::MatrixEval`]: the sixteen matrix weights, then `empty`.
     Matrix,
     /// A [`super::Weighted`]: one weight per feature, named as the feature.
@@ -191,6 +193,13 @@ pub const EVALS: &[EvalInfo] = &[
         about: "the snake matrix on tile values plus 64 per empty cell (greedy's default)",
         weights: &[],
         kind: Kind::Simple,
+    },
+    EvalInfo {
+        name: "lines",
+        about: "rows and columns scored as they descend from the top-left corner, tiles \
+                weighted e * 2^e (macroxue's heuristic)",
+        weights: &[],
+        kind: Kind::Lines,
     },
     EvalInfo {
         name: "corner",

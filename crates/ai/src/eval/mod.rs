@@ -11,6 +11,7 @@
 //! |------|------|---------|
 //! | `heuristic` | nneonneo's row-table heuristic ([`RowTable`]), expectimax's default | [`HeuristicWeights`] |
 //! | `simple` | [`Simple`]: the snake matrix plus 64 per empty cell, greedy's default | none |
+//! | `lines` | [`Lines`]: rows and columns descending from the top-left corner (macroxue's heuristic) | none |
 //! | `corner`, `snake`, `diagonal` | [`MatrixEval`]: tile values × [`CORNER`], [`SNAKE`], [`DIAGONAL`], plus a bonus per empty cell | `m00`…`m33`, `empty` |
 //! | `weighted` | [`Weighted`]: Σ weight × [`Feature`] | one per feature |
 //! | `cobb-douglas` | [`CobbDouglas`]: Π heuristic^exponent, in [0, 1] | four exponents |
@@ -44,6 +45,7 @@ mod error;
 pub mod features;
 pub mod file;
 mod heuristic;
+mod lines;
 pub mod matrix;
 mod simple;
 mod weighted;
@@ -56,6 +58,7 @@ pub use config::EvalConfig;
 pub use error::EvalError;
 pub use features::Feature;
 pub use heuristic::{capped_cells, distinct_tiles, HeuristicWeights, RowTable};
+pub use lines::Lines;
 #[cfg(test)]
 pub(crate) use matrix::SYMMETRIES;
 pub use matrix::{symmetries, MatrixEval, CORNER, DIAGONAL, SNAKE};

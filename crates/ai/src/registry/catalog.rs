@@ -24,7 +24,7 @@ macro_rules! with_eval_options {
                 concat!(
                     "the evaluation (default: the built-in network when the build has one, else ",
                     $default,
-                    "): network, heuristic, simple, corner, snake, diagonal, weighted, ",
+                    "): network, heuristic, simple, lines, corner, snake, diagonal, weighted, ",
                     "cobb-douglas, empty, smoothness, monotonicity, merges"
                 ),
             ),

@@ -1,0 +1,111 @@
+//! Lines that descend from the top-left corner: the heuristic of macroxue/2048-ai, as
+//! its author describes it, written here from that description.
+//!
+//! Each tile of exponent `e` weighs `e · 2^e`. A line (a row read left to right, a
+//! column read top to bottom) scores its first tile's weight, then for each pair of
+//! neighbours `a, b` along it `a + b` where `a ≥ b` (and `a` once more where they are
+//! equal, a merge waiting), or `12 · (a - b)` where the line climbs. The board scores
+//! the sum over its four rows and four columns, so the largest tiles gather in the
+//! top-left corner, in a block whose rows and columns both fall away from it; a
+//! constant keeps every board's score at least 0 (the searches score a lost board 0).
+//!
+//! ```
+//! use ai2048_ai::eval::{Evaluator, Lines};
+//! use ai2048_engine::Board;
+//! let block: Board = "1024 512 256 0/512 256 0 0/0 0 0 0/0 0 0 0".parse()?;
+//! let turned: Board = "0 0 0 0/0 0 0 0/0 0 256 512/0 256 512 1024".parse()?;
+//! assert!(Lines.eval(block) > Lines.eval(turned));
+//! # Ok::<(), ai2048_engine::ParseBoardError>(())
+//! ```
+
+use ai2048_engine::{Board, MAX_EXPONENT};
+
+use super::Evaluator;
+
+/// The heuristic of lines descending from the top-left corner (see the module).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lines;
+
+/// How many exponents a cell may hold, 0 (empty) to [`MAX_EXPONENT`].
+const EXPONENTS: usize = MAX_EXPONENT as usize + 1;
+
+/// The weight of a tile of exponent `e`: `e · 2^e`.
+const fn weight(e: usize) -> f64 {
+    (e as f64) * (1u64 << e) as f64
+}
+
+/// What a line gains for neighbours of exponents `a` then `b`, indexed `[a][b]`.
+const PAIRS: [[f64; EXPONENTS]; EXPONENTS] = {
+    let mut out = [[0.0; EXPONENTS]; EXPONENTS];
+    let mut a = 0;
+    while a < EXPONENTS {
+        let mut b = 0;
+        while b < EXPONENTS {
+            let (wa, wb) = (weight(a), weight(b));
+            out[a][b] = if a > b {
+                wa + wb
+            } else if a == b {
+                wa + wb + wa
+            } else {
+                (wa - wb) * 12.0
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// The most the climbing pairs can take off: 24 pairs, each at most 12 times the
+/// largest tile's weight.
+const OFFSET: f64 = 24.0 * 12.0 * weight(MAX_EXPONENT as usize);
+
+impl Evaluator for Lines {
+    fn eval(&self, board: Board) -> f64 {
+        let e = board.exponents().map(usize::from);
+        let mut score = OFFSET;
+        for i in 0..4 {
+            let row = [e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]];
+            let column = [e[i], e[4 + i], e[8 + i], e[12 + i]];
+            for line in [row, column] {
+                score += weight(line[0])
+                    + PAIRS[line[0]][line[1]]
+                    + PAIRS[line[1]][line[2]]
+                    + PAIRS[line[2]][line[3]];
+            }
+        }
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_board_scores_at_least_zero() {
+        // The worst lines climb from empty cells to the largest tile everywhere.
+        let worst = Board::from_exponents([
+            0, 0, 0, 17, //
+            0, 0, 0, 17, //
+            0, 0, 0, 17, //
+            17, 17, 17, 17,
+        ])
+        .unwrap();
+        let v = Lines.eval(worst);
+        assert!(v.is_finite() && v >= 0.0, "{v}");
+        assert!(Lines.eval(worst) < Lines.eval(Board::EMPTY));
+    }
+
+    #[test]
+    fn a_line_scores_as_described() {
+        // One row 8 4 4 0 (exponents 3 2 2 0), the rest empty: the columns of the 8
+        // and the 4s score their first tile, then that tile again over the empty cell
+        // below it.
+        let b: Board = "8 4 4 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let (w3, w2) = (24.0, 8.0);
+        let row = w3 + (w3 + w2) + (w2 + w2 + w2) + w2;
+        let columns = 3.0 * 0.0 + (w3 + w3) + (w2 + w2) + (w2 + w2);
+        assert_eq!(Lines.eval(b), OFFSET + row + columns);
+    }
+}
