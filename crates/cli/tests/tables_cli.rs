@@ -71,6 +71,15 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         std::fs::read(&file).unwrap()
     );
 
+    // --out in a folder that is not there yet: the folder is made, as --dir's is.
+    let nested = dir.path().join("new/folder/corner.table");
+    let made = build_corner(&nested);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    assert_eq!(
+        std::fs::read(&nested).unwrap(),
+        std::fs::read(&file).unwrap()
+    );
+
     let info = tables(&["info", path(&file)]);
     assert!(info.status.success());
     let info = text(&info.stdout);

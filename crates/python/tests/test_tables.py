@@ -100,6 +100,9 @@ def test_a_built_file_opens_to_the_same_answers(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="holds another table"):
         Table.build(PATTERN, 16, path)
     assert Table.build(PATTERN, 16, path, force=True).target == 16
+    # A folder that is not there yet is made.
+    nested = Table.build(PATTERN, TARGET, tmp_path / "new" / "folder" / "x.table")
+    assert nested.query(board) == solved.query(board)
     compact = Table.build(PATTERN, TARGET, tmp_path / "compact.table", compact=True)
     assert (tmp_path / "compact.table").stat().st_size < full_size
     for direction, p in compact.query(board).items():

@@ -91,14 +91,15 @@ pub fn build_memory(layout: &Layout) -> u64 {
 /// there. Every `checkpoint` the progress so far is saved there (written whole, as
 /// every table file is), and when `progress` returns `false` (asked to stop), the
 /// progress is saved and the build returns [`BuildOutcome::Stopped`]. A finished build
-/// writes `path` and removes the partial file.
+/// writes `path` and removes the partial file. `path`'s folder is made first if it is
+/// missing, so that a build does not find it missing at its first checkpoint.
 ///
 /// ```
 /// use std::time::Duration;
 /// use ai2048_tables::{build, BuildOutcome, Encoding, Layout, Table};
 ///
 /// let dir = tempfile::tempdir()?;
-/// let path = dir.path().join("small.table");
+/// let path = dir.path().join("new/small.table");
 /// let layout = Layout::new("xxxx/xxxx/xxxx/x.tt".parse()?, 16)?;
 /// let outcome = build(&layout, &path, Encoding::F32, Duration::from_secs(60), |_| true)?;
 /// assert_eq!(outcome, BuildOutcome::Finished);
@@ -118,6 +119,9 @@ pub fn build(
     checkpoint: Duration,
     mut progress: impl FnMut(&BuildProgress) -> bool,
 ) -> Result<BuildOutcome, TableFileError> {
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| TableFileError::Io(folder.to_owned(), e))?;
+    }
     let partial = partial_path(path);
     let sizes = layout.layer_sizes();
     let (mut values, from) = if partial.exists() {

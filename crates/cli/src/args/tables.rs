@@ -48,7 +48,7 @@ pub struct TablesBuildArgs {
     /// The target tile of --pattern: a power of two from 8 to 8192.
     #[arg(long, value_name = "T", requires = "pattern")]
     pub target: Option<u32>,
-    /// The file to write the --pattern table to.
+    /// The file to write the --pattern table to; its folder is made if missing.
     #[arg(long, value_name = "FILE", requires = "pattern")]
     pub out: Option<PathBuf>,
     /// Store the --pattern table's values as u16 (65535ths, half the size), as the
