@@ -1,5 +1,5 @@
-//! Lines that descend from the top-left corner: the heuristic of macroxue/2048-ai, as
-//! its author describes it, written here from that description.
+//! Lines that descend from the top-left corner: the rule of macroxue/2048-ai's
+//! heuristic, written here afresh from the rule.
 //!
 //! Each tile of exponent `e` weighs `e · 2^e`. A line (a row read left to right, a
 //! column read top to bottom) scores its first tile's weight, then for each pair of
@@ -105,7 +105,7 @@ mod tests {
         let b: Board = "8 4 4 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
         let (w3, w2) = (24.0, 8.0);
         let row = w3 + (w3 + w2) + (w2 + w2 + w2) + w2;
-        let columns = 3.0 * 0.0 + (w3 + w3) + (w2 + w2) + (w2 + w2);
+        let columns = (w3 + w3) + (w2 + w2) + (w2 + w2);
         assert_eq!(Lines.eval(b), OFFSET + row + columns);
     }
 }
