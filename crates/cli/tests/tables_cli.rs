@@ -71,7 +71,7 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         std::fs::read(&file).unwrap()
     );
 
-    // --out in a folder that is not there yet: the folder is made, as --dir's is.
+    // --out and --dir in folders that are not there yet: the build makes them.
     let nested = dir.path().join("new/folder/corner.table");
     let made = build_corner(&nested);
     assert!(made.status.success(), "{}", text(&made.stderr));
@@ -79,6 +79,10 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         std::fs::read(&nested).unwrap(),
         std::fs::read(&file).unwrap()
     );
+    let new_dir = dir.path().join("new/tables");
+    let named = tables(&["build", "-q", "snake8-8", "--dir", path(&new_dir)]);
+    assert!(named.status.success(), "{}", text(&named.stderr));
+    assert!(new_dir.join("snake8-8.table").is_file());
 
     let info = tables(&["info", path(&file)]);
     assert!(info.status.success());

@@ -108,8 +108,6 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
                 .map(|n| builtin(n).map_err(|e| anyhow!(e)))
                 .collect::<Result<_>>()?
         };
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create the tables folder {}", dir.display()))?;
         tables
             .into_iter()
             .map(|t| {
