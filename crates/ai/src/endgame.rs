@@ -2,7 +2,9 @@
 //! stand in a table's formation, checks the searched move against the table.
 //!
 //! A table answers only where its world is the game's and its target joins the
-//! board's chain of large tiles ([`ai2048_tables::Table::chain_query`]); among the
+//! board's chain of large tiles ([`ai2048_tables::Table::chain_query`]), or, for a
+//! table with goals, where its fixed tiles stand as a block that no moving tile can
+//! merge with ([`ai2048_tables::Table::block_query`]); among the
 //! tables that answer, the one whose best move is likeliest to succeed decides. Its
 //! best move replaces the searched one when that is clearly worse by the table (see
 //! [`WithTables`]).
@@ -101,12 +103,13 @@ impl EndgameTables {
         self.tables.iter().map(|(n, _)| n.as_str())
     }
 
-    /// The likeliest answer of the tables whose formation and chain `board` matches.
+    /// The likeliest answer of the tables whose formation and chain (or block, for a
+    /// table with goals) `board` matches.
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
         let mut best: Option<TableMove> = None;
         for (name, table) in &self.tables {
-            let Some(query) = table.chain_query(board) else {
+            let Some(query) = table.play_query(board) else {
                 continue;
             };
             let Some((dir, probability)) = query.best() else {

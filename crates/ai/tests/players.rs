@@ -56,6 +56,29 @@ fn expectimax_beats_greedy() {
 }
 
 #[test]
+fn the_cut_searches_less_and_plays_whole_games() {
+    let spec = |cut| -> PlayerSpec { format!("expectimax:eval=lines,cut={cut}").parse().unwrap() };
+    // Lines broken everywhere: every chance node below the root is hopeless.
+    let board: Board = "2 32 4 16/64 0 16 2/4 16 0 64/16 2 8 0".parse().unwrap();
+    let limits = SearchLimits::with_depth(3);
+    let nodes = |cut| {
+        let mut player = create_player(&spec(cut), 0).unwrap();
+        player.search(board, &limits).nodes
+    };
+    let (with, without) = (nodes(true), nodes(false));
+    assert!(
+        with * 4 < without,
+        "{with} nodes with the cut, {without} without"
+    );
+    // `play` checks every move is legal, and that the lost board gets no move.
+    play(
+        "expectimax:eval=lines,cut=true",
+        3,
+        SearchLimits::with_depth(2),
+    );
+}
+
+#[test]
 fn players_pass_on_lost_boards() {
     let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
     for name in [

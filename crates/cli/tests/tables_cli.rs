@@ -294,3 +294,54 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
         "is not a folder",
     );
 }
+
+#[test]
+fn a_table_with_goals_is_built_from_goal_options_and_described_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("block.table");
+    let out = tables(&[
+        "build",
+        "-q",
+        "--pattern",
+        "xxx1/xx12/2222/2222",
+        "--goal",
+        "...1/..22/..../....",
+        "--goal",
+        "..../..12/...2/....",
+        "--target",
+        "32",
+        "--out",
+        path(&file),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let info = tables(&["info", path(&file)]);
+    let said = text(&info.stdout);
+    assert!(
+        said.contains("pattern:  xxx1/xx12/2222/2222 ...1/..22/..../.... ..../..12/...2/....")
+            && said.contains("goal:     ..../..12/...2/....")
+            && said.contains("format version 4"),
+        "{said}"
+    );
+    // Right lines up the second goal: certain.
+    let board = "4096 2048 1024 2/512 256 16 8/0 0 8 0/0 0 0 0";
+    let answer = tables(&["query", path(&file), board, "--json"]);
+    assert!(
+        text(&answer.stdout).contains("\"right\":1.0"),
+        "{}",
+        text(&answer.stdout)
+    );
+    // A goal that asks a capped cell for more than its cap: refused, saying where.
+    let bad = tables(&[
+        "build",
+        "-q",
+        "--pattern",
+        "xxx1/xx12/2222/2222",
+        "--goal",
+        "..../..../..1./....",
+        "--target",
+        "32",
+        "--out",
+        path(&dir.path().join("bad.table")),
+    ]);
+    assert_fails(&bad, "row 3, column 3");
+}

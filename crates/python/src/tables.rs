@@ -34,7 +34,10 @@ const CHECKPOINT: Duration = Duration::from_secs(60);
 /// memory. A pattern is four groups of four characters joined by ``/``, the top row
 /// first: ``x`` a fixed cell, ``.`` a moving cell, ``t`` a moving cell where the
 /// target counts, a digit ``k`` a moving cell whose tile is at most the target over
-/// ``2**k``.
+/// ``2**k``; then, each after a space, goals of several cells (``.`` outside the goal,
+/// a digit ``k`` a cell that must hold the target over ``2**k``), as
+/// ``"xxx2/xx12/2222/3333 ...2/..12/..../...."``: the board has succeeded when one
+/// goal's cells hold its tiles.
 #[pyclass(frozen, module = "ai2048", name = "Table")]
 pub(crate) struct PyTable {
     table: Table,
@@ -50,7 +53,7 @@ fn layout_of(pattern: &str, target: u32) -> PyResult<Layout> {
 impl PyTable {
     fn answer(&self, board: BoardArg, chain: bool) -> Option<Query> {
         if chain {
-            self.table.chain_query(board.0)
+            self.table.play_query(board.0)
         } else {
             self.table.query(board.0)
         }
@@ -153,7 +156,8 @@ impl PyTable {
     /// leaves the table (it slides a fixed tile, merges two targets, or breaks a cap).
     /// None if the board matches the table under none of the eight symmetries. With
     /// ``chain``, only where the player would consult the table: the fixed tiles make
-    /// a snake whose smallest is the target (``ai2048 tables``' chain rule).
+    /// a snake whose smallest is the target (``ai2048 tables``' chain rule), or, for a
+    /// table with goals, a block of tiles that no moving tile can merge with.
     #[pyo3(signature = (board, *, chain = false))]
     fn query<'py>(
         &self,

@@ -86,6 +86,29 @@ def test_the_best_move_and_boards_that_do_not_match() -> None:
     assert table.query(board.to_hex()) == table.query(board.to_list())
 
 
+def test_a_pattern_with_goals_succeeds_when_a_goal_is_lined_up(tmp_path: Path) -> None:
+    # Target 32, no target cell: the goals are a 16 with two 8s lined up beside the
+    # top-left block, in the top right corner or one row lower.
+    pattern = "xxx1/xx12/2222/2222 ...1/..22/..../.... ..../..12/...2/...."
+    table = Table.solve(pattern, 32)
+    assert table.pattern == pattern
+    board = Board([[4096, 2048, 1024, 2], [512, 256, 16, 8], [0, 0, 8, 0], [0, 0, 0, 0]])
+    # Right slides the 8 under the other: the second goal. Up moves nothing; down
+    # slides the block.
+    moves = table.query(board, chain=True)
+    assert moves is not None
+    assert moves[Direction.RIGHT] == 1.0
+    assert moves[Direction.UP] is None and moves[Direction.DOWN] is None
+    # The player's rule: no two block tiles alike side by side, no goal met already.
+    loose = Board([[4096, 2048, 1024, 2], [512, 512, 16, 8], [0, 0, 8, 0], [0, 0, 0, 0]])
+    met = Board([[4096, 2048, 1024, 2], [512, 256, 16, 8], [0, 0, 0, 8], [0, 0, 0, 2]])
+    for other in (loose, met):
+        assert table.query(other) is not None and table.query(other, chain=True) is None
+    path = tmp_path / "goals.table"
+    assert Table.build(pattern, 32, path).query(board) == moves
+    assert Table(path).pattern == pattern
+
+
 def test_a_built_file_opens_to_the_same_answers(tmp_path: Path) -> None:
     path = tmp_path / "bottom.table"
     built = Table.build(PATTERN, TARGET, path)

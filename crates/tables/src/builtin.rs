@@ -15,7 +15,7 @@ pub struct Formation {
 }
 
 /// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
-pub const FORMATIONS: [Formation; 6] = [
+pub const FORMATIONS: [Formation; 8] = [
     Formation {
         name: "snake8",
         pattern: "xxxx/xxxx/t.../....",
@@ -52,6 +52,24 @@ pub const FORMATIONS: [Formation; 6] = [
         pattern: "xxxx/1txx/2234/4455",
         about: "snake6 building only beside the snake's end, the tiles capped from a half of \
                 the target beside it to a 32nd in the far corner",
+    },
+    Formation {
+        name: "block11",
+        pattern: "xxx2/xx12/2222/3333 ...2/..12/..../.... ..../..12/...2/.... \
+                  ...2/..13/...3/.... ..../..1./.22./.... ..../..1./..22/....",
+        about: "a block of five large tiles in the corner (three on the top row, two below), \
+                the eleven cells around it capped; the goal: the pieces of the target lined \
+                up to merge beside the block (at 256: 2.4 GB, the largest build 4.8 GiB)",
+    },
+    Formation {
+        name: "block10",
+        pattern: "xxx1/xxx2/1233/3333 ..../..../123./..3. ..../..../1233/.... \
+                  ..../..../12../33.. ..../..../12../.33. ...1/...2/..33/.... \
+                  ...1/...2/...3/...3",
+        about: "a block of six large tiles in the corner (three on each of the top two \
+                rows), the ten cells around it capped; the goal: the pieces of the target \
+                lined up to merge beside the block (at 1024: 4.2 GB, the largest build \
+                8.0 GiB)",
     },
 ];
 

@@ -1,18 +1,20 @@
-//! The table file: a 64-byte header, then one value a state: a little-endian `f32`, or
-//! a `u16` that counts 65535ths.
+//! The table file: a 64-byte header (128 bytes for a pattern with goals), then one value
+//! a state: a little-endian `f32`, or a `u16` that counts 65535ths.
 //!
 //! | bytes | what |
 //! | --- | --- |
 //! | 0..8 | `ai2048et`, the magic |
-//! | 8..12 | the format's version: 1, 2 for a pattern with caps, 3 for one with a cell capped at 2 |
+//! | 8..12 | the format's version: 1, 2 for a pattern with caps, 3 for one with a cell capped at 2, 4 for one with goals |
 //! | 12..14, 14..16 | the fixed cells and the target cells, bit `i` for cell `i` |
 //! | 16 | the target's exponent |
 //! | 17 | the values' encoding: 1 for `f32`, 2 for `u16` |
+//! | 18 | version 4: how many goals the pattern holds |
 //! | 24..32 | how many states (values) follow |
 //! | 32..40 | how many layers are left to solve: 0 in a finished table |
 //! | 40..44 | the CRC-32 of the values |
 //! | 44..52 | versions 2 and 3: the pattern's caps, nibble `i` cell `i`'s ([`Pattern::caps`]) |
-//! | 60..64 | the CRC-32 of bytes 0..60 |
+//! | 60..64 | the CRC-32 of bytes 0..60 (and 64..128 in version 4) |
+//! | 64..128 | version 4: the goals, 8 bytes each ([`crate::Goal::bits`]), the unused ones zero |
 //!
 //! Everything else is zero. A file is written whole to a temporary name beside its
 //! own and renamed over it, so a reader sees the old file or the new one, never half
@@ -23,6 +25,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::goal::{Goal, MAX_GOALS};
 use crate::layout::{Layout, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 use crate::pattern::Pattern;
 
@@ -31,10 +34,30 @@ const MAGIC: &[u8; 8] = b"ai2048et";
 /// 1, which builds from before caps read too, and one whose caps leave no cell at 2 as
 /// version 2. Version 3 marks the tables whose values version 2's solver got wrong (a 4
 /// spawned in a cell capped at 2 was read as another state), so that no such file is
-/// played from.
-pub const VERSION: u32 = 3;
-/// The header's length in bytes: the values start there.
+/// played from. Version 4 holds a pattern with goals, in a longer header.
+pub const VERSION: u32 = 4;
+/// The header's length in bytes for a pattern without goals: the values start there.
 pub const HEADER_LEN: usize = 64;
+/// The header's length in bytes for a pattern with goals (version 4).
+pub const GOALS_HEADER_LEN: usize = 128;
+
+/// The header's length in bytes of the table file of `layout`: where its values start.
+///
+/// ```
+/// use ai2048_tables::{header_len, Layout, GOALS_HEADER_LEN, HEADER_LEN};
+/// let plain = Layout::new("xxxx/xxxx/xxxx/xx.t".parse()?, 8)?;
+/// let goals = Layout::new("xxxx/xxxx/xxxx/xx.t ..../..../..../..11".parse()?, 8)?;
+/// assert_eq!((header_len(&plain), header_len(&goals)), (HEADER_LEN, GOALS_HEADER_LEN));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn header_len(layout: &Layout) -> usize {
+    if layout.pattern().goals().next().is_some() {
+        GOALS_HEADER_LEN
+    } else {
+        HEADER_LEN
+    }
+}
 
 /// How a table file stores each state's success probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +89,7 @@ impl Encoding {
     /// ```
     #[must_use]
     pub fn file_len(self, layout: &Layout) -> u64 {
-        HEADER_LEN as u64 + self.width() as u64 * layout.len()
+        header_len(layout) as u64 + self.width() as u64 * layout.len()
     }
 
     const fn code(self) -> u8 {
@@ -148,16 +171,18 @@ impl std::error::Error for TableFileError {
 }
 
 impl Header {
-    /// The header's 64 bytes.
+    /// The header's bytes: [`header_len`] of them.
     #[must_use]
-    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
-        let mut h = [0u8; HEADER_LEN];
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut h = vec![0u8; header_len(&self.layout)];
         let pattern = self.layout.pattern();
         h[0..8].copy_from_slice(MAGIC);
-        let version = if pattern.caps() == 0 {
+        let version = if h.len() > HEADER_LEN {
+            VERSION
+        } else if pattern.caps() == 0 {
             1
         } else if self.layout.caps_a_cell_at_two() {
-            VERSION
+            3
         } else {
             2
         };
@@ -170,7 +195,12 @@ impl Header {
         h[32..40].copy_from_slice(&self.layers_left.to_le_bytes());
         h[40..44].copy_from_slice(&self.crc.to_le_bytes());
         h[44..52].copy_from_slice(&pattern.caps().to_le_bytes());
-        let sum = crc32fast::hash(&h[..60]);
+        for (i, goal) in pattern.goals().enumerate() {
+            h[18] += 1;
+            h[HEADER_LEN + 8 * i..HEADER_LEN + 8 * i + 8]
+                .copy_from_slice(&goal.bits().to_le_bytes());
+        }
+        let sum = header_crc(&h);
         h[60..64].copy_from_slice(&sum.to_le_bytes());
         h
     }
@@ -196,14 +226,39 @@ impl Header {
                 "a table of format version {version}; this build reads versions 1 to {VERSION}"
             )));
         }
-        if crc32fast::hash(&h[..60]) != u32_at(60) {
+        let len = if version >= 4 {
+            GOALS_HEADER_LEN
+        } else {
+            HEADER_LEN
+        };
+        if h.len() < len {
+            return Err(invalid(format!(
+                "truncated within its header ({} bytes of {len})",
+                h.len()
+            )));
+        }
+        let h = &h[..len];
+        if header_crc(h) != u32_at(60) {
             return Err(invalid(
                 "its header is damaged (its checksum does not match)".to_owned(),
             ));
         }
         let caps = if version >= 2 { u64_at(44) } else { 0 };
-        let pattern = Pattern::from_masks(u16_at(12), u16_at(14))
-            .and_then(|p| p.with_caps(caps))
+        let goals = if version >= 4 {
+            (0..usize::from(h[18]).min(MAX_GOALS))
+                .map(|i| Goal::from_bits(u64_at(HEADER_LEN + 8 * i)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| invalid(format!("its goals are invalid: {e}")))?
+        } else {
+            Vec::new()
+        };
+        if version >= 4 && (goals.is_empty() || usize::from(h[18]) > MAX_GOALS) {
+            return Err(invalid(format!(
+                "its header says {} goals, where a table of version 4 holds 1 to {MAX_GOALS}",
+                h[18]
+            )));
+        }
+        let pattern = Pattern::from_parts(u16_at(12), u16_at(14), caps, &goals)
             .map_err(|e| invalid(format!("its pattern is invalid: {e}")))?;
         let target = h[16];
         if !(MIN_TARGET_EXPONENT..=MAX_TARGET_EXPONENT).contains(&target) {
@@ -263,7 +318,7 @@ pub fn write_table(
     let result = (|| {
         // The values first, after room for the header, which their checksum completes.
         let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        out.write_all(&[0; HEADER_LEN])?;
+        out.write_all(&vec![0; header_len(layout)])?;
         let mut crc = crc32fast::Hasher::new();
         let mut bytes = Vec::with_capacity(1 << 16);
         for chunk in values.chunks(1 << 14) {
@@ -342,9 +397,9 @@ pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
     let io = |e| TableFileError::Io(path.to_owned(), e);
     let mut file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
-    let mut h = Vec::with_capacity(HEADER_LEN);
+    let mut h = Vec::with_capacity(GOALS_HEADER_LEN);
     Read::by_ref(&mut file)
-        .take(HEADER_LEN as u64)
+        .take(GOALS_HEADER_LEN as u64)
         .read_to_end(&mut h)
         .map_err(io)?;
     let header = Header::from_bytes(path, &h)?;
@@ -376,7 +431,8 @@ pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
     let header = read_header(path)?;
     // In chunks, so that reading takes no memory beside the values themselves.
     let mut file = io::BufReader::new(File::open(path).map_err(io)?);
-    file.seek(SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+    file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
+        .map_err(io)?;
     let width = header.encoding.width();
     let mut values = Vec::with_capacity(header.layout.len() as usize);
     let mut crc = crc32fast::Hasher::new();
@@ -393,6 +449,14 @@ pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
         return Err(damaged(path));
     }
     Ok((header, values))
+}
+
+/// The CRC-32 of a header's bytes but its checksum's (60..64).
+fn header_crc(h: &[u8]) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&h[..60]);
+    crc.update(&h[HEADER_LEN.min(h.len())..]);
+    crc.finalize()
 }
 
 /// The error of values whose checksum does not match.

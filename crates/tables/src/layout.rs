@@ -80,6 +80,26 @@ impl Layout {
                 i % 4 + 1
             )));
         }
+        for goal in pattern.goals() {
+            for (i, k) in goal.cells() {
+                let (r, c) = (i / 4 + 1, i % 4 + 1);
+                let fits = if pattern.is_target(i) {
+                    k >= 1
+                } else {
+                    k >= pattern.cap(i)
+                };
+                if u32::from(k) >= exp || !fits {
+                    return Err(LayoutError(format!(
+                        "goal {goal}: row {r}, column {c} asks for a {} that the cell cannot                          hold under target {target}",
+                        if u32::from(k) >= exp {
+                            "tile below 2".to_owned()
+                        } else {
+                            (target >> k).to_string()
+                        }
+                    )));
+                }
+            }
+        }
         Ok(Layout::with_exponent(pattern, exp as u8))
     }
 
@@ -294,6 +314,24 @@ mod tests {
             });
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn goals_a_cell_cannot_hold_are_refused() {
+        for (pattern, target, message) in [
+            ("xxx2/xx12/2222/3333 ..../..../..1./....", 256, "a 128"),
+            ("xxxx/xxxx/xx../..t. ..../..../..../..0.", 64, "a 64"),
+            (
+                "xxxx/xxxx/xx../.... ..../..../..../..4.",
+                16,
+                "tile below 2",
+            ),
+        ] {
+            let err = Layout::new(pattern.parse().unwrap(), target).unwrap_err();
+            assert!(err.to_string().contains(message), "{pattern}: {err}");
+        }
+        let ok: Pattern = "xxx2/xx12/2222/3333 ...2/..12/..../....".parse().unwrap();
+        assert!(Layout::new(ok, 256).is_ok());
     }
 
     #[test]

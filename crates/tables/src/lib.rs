@@ -3,7 +3,7 @@
 //! arrangement of those tiles, and the move that gets there most often.
 //!
 //! - [`Pattern`]: which cells are fixed, which move, and where the target counts
-//!   (`xxxx/xxxx/xx../..tt`).
+//!   (`xxxx/xxxx/xx../..tt`), or which tiles count as it ([`Goal`]s).
 //! - [`Layout`]: a pattern and a target, and the dense index of their states.
 //! - [`solve`] and [`build`]: the exact solver, layer by layer of the tiles' sum, in
 //!   memory or into a file that a stopped build goes on with.
@@ -15,7 +15,8 @@
 //! # The semantics
 //!
 //! So that anyone can check a table against a solver of their own: after a move, the
-//! board has succeeded (1) if a target cell holds the target tile; a move that slides
+//! board has succeeded (1) if a target cell holds the target tile, or the cells of one
+//! of the pattern's goals hold the goal's tiles; a move that slides
 //! a fixed tile, merges two targets into a larger tile, or puts a tile above its cell's
 //! cap, has failed (0); otherwise a 2 (probability 0.9) or a 4 (0.1) spawns in a
 //! uniformly chosen empty cell (a 4 in a cell capped at 2 fails too), and the value of
@@ -41,7 +42,7 @@ macro_rules! message_error {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct $name(String);
+        pub struct $name(pub(crate) String);
 
         impl core::fmt::Display for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -56,6 +57,7 @@ macro_rules! message_error {
 mod build;
 mod builtin;
 mod file;
+mod goal;
 mod layout;
 #[cfg(not(target_arch = "wasm32"))]
 mod map;
@@ -71,9 +73,10 @@ pub use build::{
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
 pub use file::{
-    read_header, read_values, table_files, write_table, Encoding, Header, TableFileError,
-    HEADER_LEN, VERSION,
+    header_len, read_header, read_values, table_files, write_table, Encoding, Header,
+    TableFileError, GOALS_HEADER_LEN, HEADER_LEN, VERSION,
 };
+pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};
 pub use solve::{solve, FOUR_PROBABILITY};

@@ -10,6 +10,9 @@ use std::sync::OnceLock;
 
 use ai2048_engine::{Board, Dir};
 
+use crate::goal::MAX_GOALS;
+use crate::pattern::Pattern;
+
 /// The nibble of a fixed cell.
 pub(crate) const WALL: u64 = 0xF;
 
@@ -109,8 +112,8 @@ pub(crate) enum Outcome {
     Moved(u64),
 }
 
-/// The rules of one table's world: its walls, its target cells, its target and its
-/// caps.
+/// The rules of one table's world: its walls, its target cells, its target, its caps
+/// and its goals.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct World {
     /// Bit 3 of each wall's nibble.
@@ -124,15 +127,19 @@ pub(crate) struct World {
     /// (0 in every other cell). Both 0 when no cell is capped.
     over_even: u64,
     over_odd: u64,
+    /// Each goal's cells (bit 3 of each nibble) and their tiles (the nibbles), the
+    /// first `goal_count` in use.
+    goals: [(u64, u64); MAX_GOALS],
+    goal_count: usize,
 }
 
 const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 const BYTE_BIT4: u64 = 0x1010_1010_1010_1010;
 
 impl World {
-    /// The world of fixed cells `fixed`, target cells `target_cells`, target exponent
-    /// `target`, and caps `caps` as [`crate::Pattern::caps`] gives them.
-    pub(crate) fn new(fixed: u16, target_cells: u16, target: u8, caps: u64) -> World {
+    /// The world of `pattern` with target exponent `target`.
+    pub(crate) fn new(pattern: &Pattern, target: u8) -> World {
+        let caps = pattern.caps();
         // The board's nibble of cell i sits at bit 60 - 4i; the cap's at 4i.
         let mut over = 0u64;
         for i in 0..16 {
@@ -142,12 +149,26 @@ impl World {
                 over |= (15 - limit) << (60 - 4 * i);
             }
         }
+        let mut goals = [(0u64, 0u64); MAX_GOALS];
+        let mut goal_count = 0;
+        for (slot, goal) in goals.iter_mut().zip(pattern.goals()) {
+            *slot = goal.cells().fold((0, 0), |(cells, tiles), (i, k)| {
+                let shift = 60 - 4 * i;
+                (
+                    cells | 8 << shift,
+                    tiles | u64::from(target.saturating_sub(k)) << shift,
+                )
+            });
+            goal_count += 1;
+        }
         World {
-            walls: nibble_marks(fixed),
-            targets: nibble_marks(target_cells),
+            walls: nibble_marks(pattern.fixed_mask()),
+            targets: nibble_marks(pattern.target_mask()),
             target: u64::from(target),
             over_even: over & LOW_NIBBLES,
             over_odd: over >> 4 & LOW_NIBBLES,
+            goals,
+            goal_count,
         }
     }
 
@@ -158,6 +179,14 @@ impl World {
             && (((b & LOW_NIBBLES) + self.over_even) | ((b >> 4 & LOW_NIBBLES) + self.over_odd))
                 & BYTE_BIT4
                 != 0
+    }
+
+    /// Whether the cells of one of the goals hold its tiles in `b`.
+    #[inline]
+    fn meets_a_goal(&self, b: u64) -> bool {
+        self.goals[..self.goal_count]
+            .iter()
+            .any(|&(cells, tiles)| nibbles_equal(b ^ tiles, 0) & cells == cells)
     }
 
     /// The outcome of sliding `b` toward `dir`.
@@ -171,7 +200,8 @@ impl World {
             || self.over_cap(after)
         {
             Outcome::Leaves
-        } else if nibbles_equal(after, self.target) & self.targets != 0 {
+        } else if nibbles_equal(after, self.target) & self.targets != 0 || self.meets_a_goal(after)
+        {
             Outcome::Succeeds
         } else {
             Outcome::Moved(after)
@@ -225,7 +255,7 @@ mod tests {
     #[test]
     fn outcomes() {
         // Fixed: cells 0-7 (rows 1 and 2); target cells: 14 and 15; target 2^5.
-        let world = World::new(0x00FF, 1 << 14 | 1 << 15, 5, 0);
+        let world = World::new(&Pattern::from_masks(0x00FF, 1 << 14 | 1 << 15).unwrap(), 5);
         let b = board("FFFF/FFFF/0000/0044");
         assert_eq!(world.play(b, Dir::Right), Outcome::Succeeds);
         // Down would slide the walls into the empty third row.
@@ -246,7 +276,8 @@ mod tests {
     #[test]
     fn a_tile_above_its_cells_cap_leaves() {
         // Target 2^5; cell 12 (bottom left) at most 2^3, cell 9 at most 2^4.
-        let world = World::new(0x00FF, 1 << 15, 5, 2 << 48 | 1 << 36);
+        let pattern = Pattern::from_masks(0x00FF, 1 << 15).unwrap();
+        let world = World::new(&pattern.with_caps(2 << 48 | 1 << 36).unwrap(), 5);
         let cases = [
             // Two 8s meet in cell 12: a 16 is above its cap.
             ("FFFF/FFFF/0000/0303", Outcome::Leaves),
@@ -266,5 +297,31 @@ mod tests {
         for (before, outcome) in cases {
             assert_eq!(world.play(board(before), Dir::Left), outcome, "{before}");
         }
+    }
+
+    #[test]
+    fn a_goal_met_succeeds_and_only_all_of_it() {
+        // Target 2^5 = 32; the goal: a 16 in cell 11 and two 8s in cells 14 and 15.
+        let pattern: Pattern = "xxxx/xxxx/...t/.... ..../..../...1/..22".parse().unwrap();
+        let world = World::new(&pattern, 5);
+        // Up moves only the 2 at the left; the goal's tiles stand in place.
+        let b = board("FFFF/FFFF/0024/1033");
+        assert_eq!(world.play(b, Dir::Up), Outcome::Succeeds);
+        // Left merges the two 8s: no goal.
+        assert_eq!(
+            world.play(b, Dir::Left),
+            Outcome::Moved(board("FFFF/FFFF/2400/1400"))
+        );
+        // A 4 where the goal wants an 8: not met.
+        let b = board("FFFF/FFFF/0014/1023");
+        assert_eq!(
+            world.play(b, Dir::Up),
+            Outcome::Moved(board("FFFF/FFFF/1014/0023"))
+        );
+        // The target cell still counts.
+        assert_eq!(
+            world.play(board("FFFF/FFFF/0440/0000"), Dir::Right),
+            Outcome::Succeeds
+        );
     }
 }

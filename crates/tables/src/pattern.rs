@@ -4,6 +4,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::goal::{Goal, MAX_GOALS};
+
 /// Which cells of the board a table fixes, which move, and where its target counts.
 ///
 /// Written as four groups of four characters joined by `/`, top row first: `x` a fixed
@@ -12,6 +14,11 @@ use core::str::FromStr;
 /// tile is at most the target divided by 2^`k` (a cap: a move that puts a larger tile
 /// there leaves the table's world, as one that slides a fixed tile does). Cells are
 /// numbered in reading order, as [`ai2048_engine::Board`] numbers them.
+///
+/// A pattern may also hold [`Goal`]s, written after the rows and a space each: the board
+/// has succeeded when one goal's cells hold its tiles (the pieces of the target lined
+/// up to merge), as well as when a target cell holds the target. A pattern with goals
+/// needs no target cell.
 ///
 /// ```
 /// use ai2048_tables::Pattern;
@@ -24,6 +31,10 @@ use core::str::FromStr;
 /// let capped: Pattern = "xxxx/1txx/2344/5555".parse()?;
 /// assert_eq!((capped.cap(4), capped.cap(5), capped.cap(15)), (1, 0, 5));
 /// assert_eq!(capped.to_string(), "xxxx/1txx/2344/5555");
+///
+/// let block: Pattern = "xxx2/xx12/2222/3333 ...2/..12/..../.... ..../..12/...2/....".parse()?;
+/// assert_eq!((block.target_mask(), block.goals().count()), (0, 2));
+/// assert_eq!(block.to_string(), "xxx2/xx12/2222/3333 ...2/..12/..../.... ..../..12/...2/....");
 /// # Ok::<(), ai2048_tables::ParsePatternError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,6 +43,9 @@ pub struct Pattern {
     target: u16,
     /// Nibble `i` (bits `4i..4i+4`): cell `i`'s cap `k`, 0 for none.
     caps: u64,
+    /// The goals, as [`Goal::bits`] gives them; the first `goal_count` count.
+    goals: [u64; MAX_GOALS],
+    goal_count: u8,
 }
 
 message_error!(
@@ -51,31 +65,34 @@ impl Pattern {
     ///
     /// A target cell that is also fixed, or no target cell at all.
     pub fn from_masks(fixed: u16, target: u16) -> Result<Pattern, ParsePatternError> {
+        Pattern::from_parts(fixed, target, 0, &[])
+    }
+
+    /// The pattern with fixed cells `fixed`, target cells `target` (masks, bit `i` for
+    /// cell `i`), caps `caps` (as [`Pattern::with_caps`] takes them) and goals `goals`.
+    ///
+    /// # Errors
+    ///
+    /// A target cell that is also fixed; neither a target cell nor a goal; a cap on a
+    /// fixed or target cell, or above 9; more than [`MAX_GOALS`] goals, or a goal on a
+    /// fixed cell.
+    pub fn from_parts(
+        fixed: u16,
+        target: u16,
+        caps: u64,
+        goals: &[Goal],
+    ) -> Result<Pattern, ParsePatternError> {
         if fixed & target != 0 {
             return Err(ParsePatternError(format!(
                 "cell {} is both fixed and a target cell",
                 (fixed & target).trailing_zeros()
             )));
         }
-        if target == 0 {
+        if target == 0 && goals.is_empty() {
             return Err(ParsePatternError(format!(
-                "the pattern has no target cell (t): {ROWS_HELP}"
+                "the pattern has no target cell (t) and no goal: {ROWS_HELP}"
             )));
         }
-        Ok(Pattern {
-            fixed,
-            target,
-            caps: 0,
-        })
-    }
-
-    /// The pattern with caps `caps`: nibble `i` (bits `4i..4i+4`) cell `i`'s cap `k`
-    /// (its tile at most the target over 2^`k`), 0 for none.
-    ///
-    /// # Errors
-    ///
-    /// A cap on a fixed or target cell, or above 9.
-    pub fn with_caps(self, caps: u64) -> Result<Pattern, ParsePatternError> {
         for i in 0..16 {
             let k = caps >> (4 * i) & 0xF;
             if k == 0 {
@@ -87,14 +104,59 @@ impl Pattern {
                     "row {r}, column {c}: cap {k} is above 9"
                 )));
             }
-            if self.is_fixed(i) || self.is_target(i) {
+            if fixed >> i & 1 == 1 || target >> i & 1 == 1 {
                 return Err(ParsePatternError(format!(
                     "row {r}, column {c}: a cap on a {} cell",
-                    if self.is_fixed(i) { "fixed" } else { "target" }
+                    if fixed >> i & 1 == 1 {
+                        "fixed"
+                    } else {
+                        "target"
+                    }
                 )));
             }
         }
-        Ok(Pattern { caps, ..self })
+        if goals.len() > MAX_GOALS {
+            return Err(ParsePatternError(format!(
+                "{} goals: a pattern holds at most {MAX_GOALS}",
+                goals.len()
+            )));
+        }
+        let mut bits = [0u64; MAX_GOALS];
+        for (slot, goal) in bits.iter_mut().zip(goals) {
+            if let Some(i) = goal.cells().map(|(i, _)| i).find(|&i| fixed >> i & 1 == 1) {
+                return Err(ParsePatternError(format!(
+                    "goal {goal}: row {}, column {} is a fixed cell",
+                    i / 4 + 1,
+                    i % 4 + 1
+                )));
+            }
+            *slot = goal.bits();
+        }
+        Ok(Pattern {
+            fixed,
+            target,
+            caps,
+            goals: bits,
+            goal_count: goals.len() as u8,
+        })
+    }
+
+    /// The pattern with caps `caps`: nibble `i` (bits `4i..4i+4`) cell `i`'s cap `k`
+    /// (its tile at most the target over 2^`k`), 0 for none.
+    ///
+    /// # Errors
+    ///
+    /// A cap on a fixed or target cell, or above 9.
+    pub fn with_caps(self, caps: u64) -> Result<Pattern, ParsePatternError> {
+        let goals: Vec<Goal> = self.goals().collect();
+        Pattern::from_parts(self.fixed, self.target, caps, &goals)
+    }
+
+    /// The pattern's goals, in the order given.
+    pub fn goals(&self) -> impl Iterator<Item = Goal> + '_ {
+        self.goals[..usize::from(self.goal_count)]
+            .iter()
+            .map(|&bits| Goal::from_bits(bits).expect("a pattern's goals are checked"))
     }
 
     /// The caps as [`Pattern::with_caps`] takes them: 0 for a pattern without any.
@@ -161,10 +223,19 @@ impl Pattern {
                 .filter(|&i| mask >> i & 1 == 1)
                 .fold(0u16, |m, i| m | 1 << sym.cell(i))
         };
+        let mut goals = self.goals;
+        for g in &mut goals[..usize::from(self.goal_count)] {
+            *g = Goal::from_bits(*g)
+                .expect("a pattern's goals are checked")
+                .transformed(sym)
+                .bits();
+        }
         Pattern {
             fixed: map(self.fixed),
             target: map(self.target),
             caps: (0..16).fold(0u64, |m, i| m | u64::from(self.cap(i)) << (4 * sym.cell(i))),
+            goals,
+            goal_count: self.goal_count,
         }
     }
 }
@@ -173,42 +244,54 @@ impl FromStr for Pattern {
     type Err = ParsePatternError;
 
     fn from_str(s: &str) -> Result<Pattern, ParsePatternError> {
-        let rows: Vec<&str> = s.trim().split('/').collect();
-        if rows.len() != 4 {
-            return Err(ParsePatternError(format!(
-                "{s:?} has {} group(s); a pattern is {ROWS_HELP}",
-                rows.len()
-            )));
-        }
+        let mut words = s.split_whitespace();
+        let rows_text = words.next().unwrap_or("");
+        let goals = words.map(str::parse).collect::<Result<Vec<Goal>, _>>()?;
+        let grid = grid(rows_text, "a pattern", ROWS_HELP)?;
         let (mut fixed, mut target, mut caps) = (0u16, 0u16, 0u64);
-        for (r, row) in rows.iter().enumerate() {
-            let chars: Vec<char> = row.chars().collect();
-            if chars.len() != 4 {
-                return Err(ParsePatternError(format!(
-                    "row {} ({row:?}) has {} characters, not 4; a pattern is {ROWS_HELP}",
-                    r + 1,
-                    chars.len()
-                )));
-            }
-            for (c, ch) in chars.into_iter().enumerate() {
-                let bit = 1u16 << (4 * r + c);
-                match ch {
-                    'x' | 'X' => fixed |= bit,
-                    't' | 'T' => target |= bit,
-                    '.' => {}
-                    '1'..='9' => caps |= u64::from(ch as u8 - b'0') << (4 * (4 * r + c)),
-                    other => {
-                        return Err(ParsePatternError(format!(
-                            "row {}, column {}: {other:?} is none of x, ., t and 1 to 9",
-                            r + 1,
-                            c + 1
-                        )));
-                    }
+        for (i, ch) in grid.into_iter().enumerate() {
+            let bit = 1u16 << i;
+            match ch {
+                'x' | 'X' => fixed |= bit,
+                't' | 'T' => target |= bit,
+                '.' => {}
+                '1'..='9' => caps |= u64::from(ch as u8 - b'0') << (4 * i),
+                other => {
+                    return Err(ParsePatternError(format!(
+                        "row {}, column {}: {other:?} is none of x, ., t and 1 to 9",
+                        i / 4 + 1,
+                        i % 4 + 1
+                    )));
                 }
             }
         }
-        Pattern::from_masks(fixed, target)?.with_caps(caps)
+        Pattern::from_parts(fixed, target, caps, &goals)
     }
+}
+
+/// The sixteen characters of `s`, four groups of four joined by `/` (top row first),
+/// in reading order; `what` (as "a pattern") and `help` say what was expected.
+pub(crate) fn grid(s: &str, what: &str, help: &str) -> Result<[char; 16], ParsePatternError> {
+    let rows: Vec<&str> = s.split('/').collect();
+    if rows.len() != 4 {
+        return Err(ParsePatternError(format!(
+            "{s:?} has {} group(s); {what} is {help}",
+            rows.len()
+        )));
+    }
+    let mut out = ['.'; 16];
+    for (r, row) in rows.iter().enumerate() {
+        let chars: Vec<char> = row.chars().collect();
+        if chars.len() != 4 {
+            return Err(ParsePatternError(format!(
+                "row {} ({row:?}) of {s:?} has {} characters, not 4; {what} is {help}",
+                r + 1,
+                chars.len()
+            )));
+        }
+        out[4 * r..4 * r + 4].copy_from_slice(&chars);
+    }
+    Ok(out)
 }
 
 impl fmt::Display for Pattern {
@@ -230,6 +313,9 @@ impl fmt::Display for Pattern {
                 };
                 write!(f, "{ch}")?;
             }
+        }
+        for goal in self.goals() {
+            write!(f, " {goal}")?;
         }
         Ok(())
     }
@@ -344,6 +430,14 @@ mod tests {
             ("xxxx/xxxx/xx../..ttt", "row 4"),
             ("xxxx/xxxx/xx../..ty", "row 4, column 4: 'y'"),
             ("xxxx/xxxx/xx../....", "no target cell"),
+            (
+                "xxxx/xxxx/xx../.... ..1./..../..../....",
+                "row 1, column 3 is a fixed cell",
+            ),
+            (
+                "xxxx/xxxx/xx../.... ..../..../..../..a.",
+                "row 4, column 3: 'a'",
+            ),
             ("xxxx/xxxx/xx../..t0", "row 4, column 4: '0'"),
         ] {
             let err = text.parse::<Pattern>().unwrap_err().to_string();
@@ -362,7 +456,7 @@ mod tests {
 
     #[test]
     fn every_symmetry_keeps_the_pattern_s_counts_and_round_trips() {
-        let pattern: Pattern = "xxx./xx../x.../...t".parse().unwrap();
+        let pattern: Pattern = "xxx./xx../x.../...t ...1/..../..../...0".parse().unwrap();
         for sym in Symmetry::ALL {
             let p = pattern.transformed(sym);
             assert_eq!(p.fixed_mask().count_ones(), 6);

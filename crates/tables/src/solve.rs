@@ -23,12 +23,7 @@ impl<'a> Rules<'a> {
         let pattern = layout.pattern();
         Rules {
             layout,
-            world: World::new(
-                pattern.fixed_mask(),
-                pattern.target_mask(),
-                layout.target_exponent(),
-                pattern.caps(),
-            ),
+            world: World::new(&pattern, layout.target_exponent()),
         }
     }
 

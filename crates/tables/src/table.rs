@@ -3,7 +3,7 @@
 use ai2048_engine::{Board, Dir};
 
 #[cfg(not(target_arch = "wasm32"))]
-use crate::file::{check_crc, read_header, Encoding, Header, TableFileError, HEADER_LEN};
+use crate::file::{check_crc, header_len, read_header, Encoding, Header, TableFileError};
 use crate::layout::Layout;
 use crate::pattern::Symmetry;
 use crate::solve::Rules;
@@ -12,9 +12,9 @@ use crate::solve::Rules;
 enum Values {
     /// Solved in this process.
     Owned(Vec<f32>),
-    /// Mapped from a file: the whole file, header included.
+    /// Mapped from a file: the whole file, header included, and where the values start.
     #[cfg(not(target_arch = "wasm32"))]
-    Mapped(memmap2::Mmap, Encoding),
+    Mapped(memmap2::Mmap, Encoding, usize),
 }
 
 /// A solved endgame table: every state's success probability.
@@ -129,13 +129,14 @@ impl Table {
                 "the file changed while it was opened".to_owned(),
             ));
         }
-        check_crc(path, &header, &map[HEADER_LEN..])?;
+        let start = header_len(&header.layout);
+        check_crc(path, &header, &map[start..])?;
         let Header {
             layout, encoding, ..
         } = header;
         Ok(Table {
             layout,
-            values: Values::Mapped(map, encoding),
+            values: Values::Mapped(map, encoding, start),
         })
     }
 
@@ -151,8 +152,8 @@ impl Table {
         match &self.values {
             Values::Owned(v) => f64::from(v[i as usize]),
             #[cfg(not(target_arch = "wasm32"))]
-            Values::Mapped(m, encoding) => {
-                let at = HEADER_LEN + encoding.width() * i as usize;
+            Values::Mapped(m, encoding, start) => {
+                let at = start + encoding.width() * i as usize;
                 f64::from(encoding.get(&m[at..]))
             }
         }
@@ -221,6 +222,65 @@ impl Table {
                     && neighbours(i)
                         .all(|n| pattern.is_fixed(n) || pattern.is_target(n) || pattern.cap(n) > 0)
             })
+        }))
+    }
+
+    /// The answer a player trusts: [`Table::block_query`] for a table with goals,
+    /// [`Table::chain_query`] for one without.
+    #[must_use]
+    pub fn play_query(&self, board: Board) -> Option<Query> {
+        if self.layout.pattern().goals().next().is_some() {
+            self.block_query(board)
+        } else {
+            self.chain_query(board)
+        }
+    }
+
+    /// As [`Table::query`], but only through the symmetries under which the board's
+    /// fixed tiles stand as a block that no moving tile can merge with before a goal is
+    /// met: no two fixed tiles alike side by side, and every moving tile at most the
+    /// smallest fixed tile beside a moving cell (or the target, if that is smaller)
+    /// over its cell's cap; and the board does not meet a goal already (its merge is
+    /// there to make). The rule for a table with goals, as
+    /// [`Table::chain_query`] is for one with target cells.
+    ///
+    /// ```
+    /// use ai2048_engine::Board;
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
+    /// let table = Table::solve(Layout::new(pattern.parse()?, 16)?);
+    /// let block: Board = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
+    /// assert!(table.block_query(block).is_some());
+    /// // Two 256s side by side in the block could merge: no answer.
+    /// let loose: Board = "4096 2048 1024 2/512 512 4 2/4 0 0 0/0 0 0 2".parse()?;
+    /// assert!(table.query(loose).is_some() && table.block_query(loose).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn block_query(&self, board: Board) -> Option<Query> {
+        let pattern = self.layout.pattern();
+        let target = self.layout.target_exponent();
+        let goals: Vec<_> = pattern.goals().collect();
+        best_of(self.queries(board, move |exps| {
+            let mut anchor = target;
+            for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
+                for n in neighbours(i) {
+                    if pattern.is_fixed(n) {
+                        if exps[n] == exps[i] {
+                            return false;
+                        }
+                    } else {
+                        anchor = anchor.min(exps[i]);
+                    }
+                }
+            }
+            let fits = (0..16)
+                .filter(|&i| !pattern.is_fixed(i))
+                .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)));
+            fits && !goals
+                .iter()
+                .any(|g| g.cells().all(|(i, k)| exps[i] == target.saturating_sub(k)))
         }))
     }
 

@@ -15,7 +15,8 @@ struct Brute {
 
 impl Brute {
     /// A move's value: `None` if illegal or it changes a fixed cell or makes a tile
-    /// above the target or above a cell's cap; 1 if a target cell holds the target.
+    /// above the target or above a cell's cap; 1 if a target cell holds the target or
+    /// a goal's cells its tiles.
     fn move_value(&mut self, board: Board, dir: Dir) -> Option<f64> {
         let after = board.shift(dir);
         if after == board {
@@ -31,6 +32,13 @@ impl Brute {
             }
         }
         if (0..16).any(|i| self.pattern.is_target(i) && after.exponent(i) == self.target) {
+            return Some(1.0);
+        }
+        // A goal met: each of its cells holds the target over 2^k.
+        if self.pattern.goals().any(|goal| {
+            goal.cells()
+                .all(|(i, k)| after.exponent(i) == self.target - k)
+        }) {
             return Some(1.0);
         }
         let empty: Vec<usize> = after.empty_cells().collect();
@@ -175,6 +183,21 @@ fn caps_on_the_cells_away_from_the_target() {
 fn caps_that_leave_a_cell_only_a_2() {
     // Under 16, a cap of 3 holds at most a 2: a 4 spawned there fails.
     check("xxxx/xxx./t1../2333", 16);
+}
+
+#[test]
+fn goals_of_several_cells_with_caps_and_no_target_cell() {
+    // The pieces of a 32 lined up to merge beside the fixed tiles: a 16 and two 8s, in
+    // either of two places.
+    check(
+        "xxxx/xxx1/xx12/.222 ..../...1/..12/.... ..../..../..12/...2",
+        32,
+    );
+}
+
+#[test]
+fn a_goal_beside_a_target_cell() {
+    check("xxxx/xxxx/x..t/..1. ..../..../.1../.22.", 16);
 }
 
 #[test]

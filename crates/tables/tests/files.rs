@@ -5,7 +5,10 @@
 use std::fs;
 use std::time::Duration;
 
-use ai2048_tables::{build, partial_path, BuildOutcome, Encoding, Layout, Table, HEADER_LEN};
+use ai2048_tables::{
+    build, header_len, partial_path, BuildOutcome, Encoding, Layout, Table, GOALS_HEADER_LEN,
+    HEADER_LEN,
+};
 
 fn layout() -> Layout {
     Layout::new("xxxx/xxxx/xx../..tt".parse().unwrap(), 32).unwrap()
@@ -104,6 +107,49 @@ fn a_cell_capped_at_2_is_written_as_version_3_and_refused_from_version_2() {
     let err = open_error(&path);
     assert!(err.contains("older ai2048 (format version 2)"), "{err}");
     assert!(err.contains("build it again"), "{err}");
+}
+
+#[test]
+fn a_pattern_with_goals_is_written_as_version_4_with_its_goals() {
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = "xxxx/xxx1/xx12/.222 ..../...1/..12/.... ..../..../..12/...2";
+    let (path, bytes) = built_as(dir.path(), pattern, 32, 4);
+    let layout = Layout::new(pattern.parse().unwrap(), 32).unwrap();
+    assert_eq!(bytes.len() as u64, Encoding::F32.file_len(&layout));
+    assert_eq!(header_len(&layout), GOALS_HEADER_LEN);
+    let solved = Table::solve(layout);
+    let board = "65536 32768 16384 8192/512 1024 2048 2/256 128 4 2/0 2 2 4"
+        .parse()
+        .unwrap();
+    let query = Table::open(&path).unwrap().query(board);
+    assert!(query.is_some());
+    assert_eq!(query, solved.query(board));
+
+    // A goal changed in the extended header: its checksum tells.
+    let mut changed = bytes.clone();
+    changed[HEADER_LEN + 1] ^= 1;
+    fs::write(&path, &changed).unwrap();
+    assert!(open_error(&path).contains("header is damaged"));
+    // A goal count of 0 in a version 4 header, checksum mended: refused.
+    let mut changed = bytes.clone();
+    changed[18] = 0;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&changed[..60]);
+    crc.update(&changed[64..128]);
+    changed[60..64].copy_from_slice(&crc.finalize().to_le_bytes());
+    fs::write(&path, &changed).unwrap();
+    assert!(
+        open_error(&path).contains("0 goals"),
+        "{}",
+        open_error(&path)
+    );
+    // Cut within the extended header.
+    fs::write(&path, &bytes[..100]).unwrap();
+    assert!(
+        open_error(&path).contains("truncated"),
+        "{}",
+        open_error(&path)
+    );
 }
 
 #[test]

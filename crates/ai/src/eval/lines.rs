@@ -76,6 +76,12 @@ impl Evaluator for Lines {
         }
         score
     }
+
+    /// macroxue's cut: a board that scores less than twice its largest tile's weight
+    /// (above the constant) has lost its lines, and searching it further is wasted.
+    fn cut_below(&self, board: Board) -> f64 {
+        OFFSET + 2.0 * weight(board.max_exponent().into())
+    }
 }
 
 #[cfg(test)]
@@ -107,5 +113,17 @@ mod tests {
         let row = w3 + (w3 + w2) + (w2 + w2 + w2) + w2;
         let columns = (w3 + w3) + (w2 + w2) + (w2 + w2);
         assert_eq!(Lines.eval(b), OFFSET + row + columns);
+    }
+
+    #[test]
+    fn the_cut_lets_a_block_through_and_stops_a_scatter() {
+        let block: Board = "1024 512 256 128/512 256 8 0/64 2 0 0/2 0 0 0"
+            .parse()
+            .unwrap();
+        let scatter: Board = "2 1024 4 512/256 8 512 2/4 128 2 64/256 2 8 4"
+            .parse()
+            .unwrap();
+        assert!(Lines.eval(block) >= Lines.cut_below(block));
+        assert!(Lines.eval(scatter) < Lines.cut_below(scatter));
     }
 }

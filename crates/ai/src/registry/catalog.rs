@@ -120,6 +120,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "growth",
                 "under a time limit, start the next depth only if this many times the last depth's time fits (default 4)"
             ),
+            (
+                "cut",
+                "true: value a board the evaluation calls hopeless as it is, unsearched (macroxue's cut; with eval=lines) (default false)"
+            ),
         ),
     },
     PlayerInfo {

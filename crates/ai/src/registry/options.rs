@@ -82,6 +82,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(growth) = ranged(spec, "growth", "a factor", 1.0..=1000.0)? {
         config.depth_growth = growth;
     }
+    if let Some(cut) = parse_option(spec, "cut", "true or false")? {
+        config.cut = cut;
+    }
     Ok(config)
 }
 

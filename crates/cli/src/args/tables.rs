@@ -45,6 +45,13 @@ pub struct TablesBuildArgs {
     /// xxxx/xxxx/xx../..tt or xxxx/txxx/1122/2233. Needs --target and --out.
     #[arg(long, value_name = "ROWS", requires_all = ["target", "out"])]
     pub pattern: Option<String>,
+    /// A goal of --pattern, repeatable: four groups of four of . (not in the goal) and
+    /// a digit k (the cell must hold the target over 2^k), as ...2/..12/..../.... with
+    /// target 256 (a 64, and a 128 and a 64 below it, lined up to merge into the 256).
+    /// The board has succeeded when the cells of one goal hold its tiles, as when a t
+    /// cell holds the target; with goals, the pattern needs no t cell.
+    #[arg(long, value_name = "ROWS", requires = "pattern")]
+    pub goal: Vec<String>,
     /// The target tile of --pattern: a power of two from 8 to 8192.
     #[arg(long, value_name = "T", requires = "pattern")]
     pub target: Option<u32>,

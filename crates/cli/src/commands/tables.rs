@@ -85,7 +85,12 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         if !args.names.is_empty() {
             bail!("name built-in tables or give --pattern, not both");
         }
-        let pattern: Pattern = rows.parse().map_err(|e| anyhow!("--pattern: {e}"))?;
+        let mut text = rows.clone();
+        for goal in &args.goal {
+            text.push(' ');
+            text.push_str(goal);
+        }
+        let pattern: Pattern = text.parse().map_err(|e| anyhow!("--pattern: {e}"))?;
         let target = args.target.context("--pattern needs --target")?;
         let layout = Layout::new(pattern, target).map_err(|e| anyhow!("--target: {e}"))?;
         let out = args.out.clone().context("--pattern needs --out")?;
@@ -317,18 +322,29 @@ fn info(args: &TablesFileArgs) -> Result<()> {
     let layout = &header.layout;
     let mut out = std::io::stdout().lock();
     writeln!(out, "file:     {}", shown.display())?;
-    writeln!(out, "pattern:  {}", layout.pattern())?;
-    for row in layout.pattern().to_string().split('/') {
+    let pattern = layout.pattern();
+    writeln!(out, "pattern:  {pattern}")?;
+    let rows = pattern.to_string();
+    for row in rows
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .split('/')
+    {
         writeln!(out, "          {row}")?;
+    }
+    for goal in pattern.goals() {
+        writeln!(out, "goal:     {goal}")?;
     }
     writeln!(out, "target:   {}", layout.target())?;
     writeln!(out, "states:   {}", layout.len())?;
     writeln!(out, "layers:   {}", layout.top_layer() + 1)?;
     writeln!(out, "size:     {}", bytes(header.file_len()))?;
+    let version = header.to_bytes()[8];
     writeln!(
         out,
-        "values:   f32, little-endian, format version {}",
-        ai2048_tables::VERSION
+        "values:   {}, little-endian, format version {version}",
+        header.encoding
     )?;
     writeln!(
         out,

@@ -67,6 +67,10 @@ pub struct ExpectimaxConfig {
     /// the deadline, its time lost; one not started leaves its time on the game's
     /// clock. An infinite (or NaN) factor never starts depth 1: greedy moves.
     pub depth_growth: f32,
+    /// Whether a chance node whose board the evaluation scores below its
+    /// [`Evaluator::cut_below`] is valued as it is, not searched (macroxue's cut: with
+    /// `lines`, it searches a move several times faster for the same strength at depth 4).
+    pub cut: bool,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
@@ -86,6 +90,7 @@ impl Default for ExpectimaxConfig {
             time_bank: false,
             time_plan: TimePlan::default(),
             depth_growth: 4.0,
+            cut: false,
         }
     }
 }
@@ -140,6 +145,10 @@ trait Leaf: Sync {
     const CACHED: bool = true;
     fn value(&self, board: Board) -> f32;
     fn lost(&self, board: Board) -> f32;
+    /// [`Evaluator::cut_below`].
+    fn cut_below(&self, _board: Board) -> f32 {
+        f32::NEG_INFINITY
+    }
 }
 
 struct TableLeaf<'a>(&'a RowTable);
@@ -170,6 +179,10 @@ impl<T: Evaluator + ?Sized> Leaf for EvalLeaf<'_, T> {
     fn lost(&self, board: Board) -> f32 {
         self.0.lost(board) as f32
     }
+
+    fn cut_below(&self, board: Board) -> f32 {
+        self.0.cut_below(board) as f32
+    }
 }
 
 impl<L: Leaf> Leaf for &L {
@@ -182,6 +195,10 @@ impl<L: Leaf> Leaf for &L {
 
     fn lost(&self, board: Board) -> f32 {
         (**self).lost(board)
+    }
+
+    fn cut_below(&self, board: Board) -> f32 {
+        (**self).cut_below(board)
     }
 }
 
@@ -197,6 +214,8 @@ struct Search<'a, E> {
     p2: f32,
     /// The probability that a spawn is a 4 (0 to search 2s alone).
     p4: f32,
+    /// Whether to value a board below the evaluation's cut as it is.
+    cut: bool,
     /// The moves tried so far, nneonneo's count of move evaluations.
     nodes: u64,
     /// The node count at which to look at the clock next.
@@ -255,6 +274,12 @@ impl<E: Leaf> Search<'_, E> {
         }
         if let Some(tt) = &self.tt {
             if let Some(v) = tt.probe(board, depth) {
+                return v;
+            }
+        }
+        if self.cut {
+            let v = self.eval.value(board);
+            if v < self.eval.cut_below(board) {
                 return v;
             }
         }
@@ -386,6 +411,7 @@ fn new_search<'a, E>(
         min_probability: config.min_probability,
         p2: 1.0 - p4,
         p4,
+        cut: config.cut,
         nodes: 0,
         next_check: CHECK_INTERVAL,
         deadline,
