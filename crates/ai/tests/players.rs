@@ -58,18 +58,22 @@ fn expectimax_beats_greedy() {
 #[test]
 fn the_cut_searches_less_and_plays_whole_games() {
     let spec = |cut| -> PlayerSpec { format!("expectimax:eval=lines,cut={cut}").parse().unwrap() };
-    // Lines broken everywhere: every chance node below the root is hopeless.
-    let board: Board = "2 32 4 16/64 0 16 2/4 16 0 64/16 2 8 0".parse().unwrap();
     let limits = SearchLimits::with_depth(3);
-    let nodes = |cut| {
+    let nodes = |board: &str, cut| {
         let mut player = create_player(&spec(cut), 0).unwrap();
-        player.search(board, &limits).nodes
+        player.search(board.parse().unwrap(), &limits).nodes
     };
-    let (with, without) = (nodes(true), nodes(false));
+    // From a block, the lines that break it are cut: far fewer nodes.
+    let block = "1024 512 256 128/512 256 8 0/64 2 0 0/2 0 0 0";
+    let (with, without) = (nodes(block, true), nodes(block, false));
     assert!(
         with * 4 < without,
         "{with} nodes with the cut, {without} without"
     );
+    // From a board whose lines are broken already, nothing is cut (macroxue's rule):
+    // else every line would be, and the search would play greedily.
+    let scatter = "2 32 4 16/64 0 16 2/4 16 0 64/16 2 8 0";
+    assert_eq!(nodes(scatter, true), nodes(scatter, false));
     // `play` checks every move is legal, and that the lost board gets no move.
     play(
         "expectimax:eval=lines,cut=true",

@@ -77,10 +77,15 @@ impl Evaluator for Lines {
         score
     }
 
-    /// macroxue's cut: a board that scores less than twice its largest tile's weight
-    /// (above the constant) has lost its lines, and searching it further is wasted.
-    fn cut_below(&self, board: Board) -> f64 {
-        OFFSET + 2.0 * weight(board.max_exponent().into())
+    /// macroxue's cut: a board that scores less than twice the root's largest tile's
+    /// weight (above the constant) has lost its lines, and searching it further is
+    /// wasted; unless the root itself scores below the constant, when nothing is cut.
+    fn cut_below(&self, root: Board) -> f64 {
+        if self.eval(root) < OFFSET {
+            f64::NEG_INFINITY
+        } else {
+            OFFSET + 2.0 * weight(root.max_exponent().into())
+        }
     }
 }
 
@@ -124,6 +129,10 @@ mod tests {
             .parse()
             .unwrap();
         assert!(Lines.eval(block) >= Lines.cut_below(block));
-        assert!(Lines.eval(scatter) < Lines.cut_below(scatter));
+        // From the block, the scatter is cut; from the scatter itself, which scores
+        // below the constant, nothing is.
+        assert!(Lines.eval(scatter) < Lines.cut_below(block));
+        assert!(Lines.eval(scatter) < OFFSET);
+        assert_eq!(Lines.cut_below(scatter), f64::NEG_INFINITY);
     }
 }

@@ -104,10 +104,10 @@ pub trait Evaluator: Any + Send + Sync {
         0.0
     }
 
-    /// A value below which `board` is not worth searching on: a search that cuts (as
-    /// `expectimax:cut=true`) takes such a board's value as it is. No bound by default
-    /// (minus infinity); [`Lines`] sets one.
-    fn cut_below(&self, _board: Board) -> f64 {
+    /// A value below which a board met in a search from `root` is not worth searching
+    /// on: a search that cuts (as `expectimax:cut=true`) takes such a board's value as
+    /// it is. No bound by default (minus infinity); [`Lines`] sets one.
+    fn cut_below(&self, _root: Board) -> f64 {
         f64::NEG_INFINITY
     }
 }

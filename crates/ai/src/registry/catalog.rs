@@ -122,7 +122,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
             ),
             (
                 "cut",
-                "true: value a board the evaluation calls hopeless as it is, unsearched (macroxue's cut; with eval=lines) (default false)"
+                "true: value a board the evaluation calls hopeless from the root as it is, unsearched (macroxue's cut; with eval=lines) (default false)"
             ),
         ),
     },

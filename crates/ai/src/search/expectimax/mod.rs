@@ -68,8 +68,10 @@ pub struct ExpectimaxConfig {
     /// clock. An infinite (or NaN) factor never starts depth 1: greedy moves.
     pub depth_growth: f32,
     /// Whether a chance node whose board the evaluation scores below its
-    /// [`Evaluator::cut_below`] is valued as it is, not searched (macroxue's cut: with
-    /// `lines`, it searches a move several times faster for the same strength at depth 4).
+    /// [`Evaluator::cut_below`] for the root is valued as it is, not searched
+    /// (macroxue's cut: with `lines`, it searches a move several times faster for the
+    /// same strength at depth 4). The transposition table may then hold values cut
+    /// under an earlier move's bound, as macroxue's cache does.
     pub cut: bool,
 }
 
@@ -145,8 +147,8 @@ trait Leaf: Sync {
     const CACHED: bool = true;
     fn value(&self, board: Board) -> f32;
     fn lost(&self, board: Board) -> f32;
-    /// [`Evaluator::cut_below`].
-    fn cut_below(&self, _board: Board) -> f32 {
+    /// [`Evaluator::cut_below`] for a search from `root`.
+    fn cut_below(&self, _root: Board) -> f32 {
         f32::NEG_INFINITY
     }
 }
@@ -180,8 +182,8 @@ impl<T: Evaluator + ?Sized> Leaf for EvalLeaf<'_, T> {
         self.0.lost(board) as f32
     }
 
-    fn cut_below(&self, board: Board) -> f32 {
-        self.0.cut_below(board) as f32
+    fn cut_below(&self, root: Board) -> f32 {
+        self.0.cut_below(root) as f32
     }
 }
 
@@ -197,8 +199,8 @@ impl<L: Leaf> Leaf for &L {
         (**self).lost(board)
     }
 
-    fn cut_below(&self, board: Board) -> f32 {
-        (**self).cut_below(board)
+    fn cut_below(&self, root: Board) -> f32 {
+        (**self).cut_below(root)
     }
 }
 
@@ -214,8 +216,10 @@ struct Search<'a, E> {
     p2: f32,
     /// The probability that a spawn is a 4 (0 to search 2s alone).
     p4: f32,
-    /// Whether to value a board below the evaluation's cut as it is.
-    cut: bool,
+    /// A chance node whose board the evaluation scores below this is valued as it
+    /// is: the evaluation's [`Evaluator::cut_below`] for the root, minus infinity
+    /// without the cut.
+    cut: f32,
     /// The moves tried so far, nneonneo's count of move evaluations.
     nodes: u64,
     /// The node count at which to look at the clock next.
@@ -277,9 +281,9 @@ impl<E: Leaf> Search<'_, E> {
                 return v;
             }
         }
-        if self.cut {
+        if self.cut > f32::NEG_INFINITY {
             let v = self.eval.value(board);
-            if v < self.eval.cut_below(board) {
+            if v < self.cut {
                 return v;
             }
         }
@@ -397,13 +401,20 @@ impl Player for Expectimax {
     }
 }
 
-fn new_search<'a, E>(
+/// A search from `root`.
+fn new_search<'a, E: Leaf>(
     config: &ExpectimaxConfig,
     eval: E,
+    root: Board,
     (tt, leaves): (Option<&'a mut TransTable>, Option<&'a mut LeafCache>),
     deadline: Option<Instant>,
 ) -> Search<'a, E> {
     let p4 = config.four_probability.clamp(0.0, 1.0);
+    let cut = if config.cut {
+        eval.cut_below(root)
+    } else {
+        f32::NEG_INFINITY
+    };
     Search {
         eval,
         tt,
@@ -411,7 +422,7 @@ fn new_search<'a, E>(
         min_probability: config.min_probability,
         p2: 1.0 - p4,
         p4,
-        cut: config.cut,
+        cut,
         nodes: 0,
         next_check: CHECK_INTERVAL,
         deadline,
@@ -439,7 +450,7 @@ impl Expectimax {
             return self.root_parallel(board, depth, eval, deadline);
         }
         let caches = (self.tts.first_mut(), self.leaves.first_mut());
-        let mut search = new_search(&self.config, eval, caches, deadline);
+        let mut search = new_search(&self.config, eval, board, caches, deadline);
         let values = search.root(board, depth);
         (values, search.nodes)
     }
@@ -489,7 +500,7 @@ impl Expectimax {
                 .map(|caches| {
                     let (tasks, counter) = (&tasks, &counter);
                     scope.spawn(move || {
-                        let mut search = new_search(config, eval, caches, deadline);
+                        let mut search = new_search(config, eval, board, caches, deadline);
                         let mut done = Vec::new();
                         loop {
                             let i = counter.fetch_add(1, Ordering::Relaxed);
