@@ -52,7 +52,7 @@ pub const GOALS_HEADER_LEN: usize = 128;
 /// ```
 #[must_use]
 pub fn header_len(layout: &Layout) -> usize {
-    if layout.pattern().goals().next().is_some() {
+    if layout.pattern().has_goals() {
         GOALS_HEADER_LEN
     } else {
         HEADER_LEN

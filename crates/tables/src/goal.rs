@@ -35,6 +35,9 @@ const GOAL_HELP: &str = "four groups of four of . (not in the goal) and 0 to 9 (
                          ...2/..12/..../....";
 
 impl Goal {
+    /// No goal: the filler of a pattern's unused goal slots.
+    pub(crate) const NONE: Goal = Goal(0);
+
     /// The goal whose nibble `i` (bits `4i..4i+4`) is 1 + cell `i`'s `k` (its tile the
     /// target over 2^`k`), 0 for a cell outside the goal.
     ///

@@ -43,8 +43,8 @@ pub struct Pattern {
     target: u16,
     /// Nibble `i` (bits `4i..4i+4`): cell `i`'s cap `k`, 0 for none.
     caps: u64,
-    /// The goals, as [`Goal::bits`] gives them; the first `goal_count` count.
-    goals: [u64; MAX_GOALS],
+    /// The goals; the first `goal_count` count, the rest are [`Goal::NONE`].
+    goals: [Goal; MAX_GOALS],
     goal_count: u8,
 }
 
@@ -121,8 +121,8 @@ impl Pattern {
                 goals.len()
             )));
         }
-        let mut bits = [0u64; MAX_GOALS];
-        for (slot, goal) in bits.iter_mut().zip(goals) {
+        let mut slots = [Goal::NONE; MAX_GOALS];
+        for (slot, goal) in slots.iter_mut().zip(goals) {
             if let Some(i) = goal.cells().map(|(i, _)| i).find(|&i| fixed >> i & 1 == 1) {
                 return Err(ParsePatternError(format!(
                     "goal {goal}: row {}, column {} is a fixed cell",
@@ -130,13 +130,13 @@ impl Pattern {
                     i % 4 + 1
                 )));
             }
-            *slot = goal.bits();
+            *slot = *goal;
         }
         Ok(Pattern {
             fixed,
             target,
             caps,
-            goals: bits,
+            goals: slots,
             goal_count: goals.len() as u8,
         })
     }
@@ -148,15 +148,22 @@ impl Pattern {
     ///
     /// A cap on a fixed or target cell, or above 9.
     pub fn with_caps(self, caps: u64) -> Result<Pattern, ParsePatternError> {
-        let goals: Vec<Goal> = self.goals().collect();
-        Pattern::from_parts(self.fixed, self.target, caps, &goals)
+        Pattern::from_parts(self.fixed, self.target, caps, self.goal_slice())
     }
 
     /// The pattern's goals, in the order given.
     pub fn goals(&self) -> impl Iterator<Item = Goal> + '_ {
-        self.goals[..usize::from(self.goal_count)]
-            .iter()
-            .map(|&bits| Goal::from_bits(bits).expect("a pattern's goals are checked"))
+        self.goal_slice().iter().copied()
+    }
+
+    /// Whether the pattern has goals.
+    #[must_use]
+    pub const fn has_goals(&self) -> bool {
+        self.goal_count > 0
+    }
+
+    fn goal_slice(&self) -> &[Goal] {
+        &self.goals[..usize::from(self.goal_count)]
     }
 
     /// The caps as [`Pattern::with_caps`] takes them: 0 for a pattern without any.
@@ -225,10 +232,7 @@ impl Pattern {
         };
         let mut goals = self.goals;
         for g in &mut goals[..usize::from(self.goal_count)] {
-            *g = Goal::from_bits(*g)
-                .expect("a pattern's goals are checked")
-                .transformed(sym)
-                .bits();
+            *g = g.transformed(sym);
         }
         Pattern {
             fixed: map(self.fixed),

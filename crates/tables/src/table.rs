@@ -229,7 +229,7 @@ impl Table {
     /// [`Table::chain_query`] for one without.
     #[must_use]
     pub fn play_query(&self, board: Board) -> Option<Query> {
-        if self.layout.pattern().goals().next().is_some() {
+        if self.layout.pattern().has_goals() {
             self.block_query(board)
         } else {
             self.chain_query(board)
@@ -261,7 +261,6 @@ impl Table {
     pub fn block_query(&self, board: Board) -> Option<Query> {
         let pattern = self.layout.pattern();
         let target = self.layout.target_exponent();
-        let goals: Vec<_> = pattern.goals().collect();
         best_of(self.queries(board, move |exps| {
             let mut anchor = target;
             for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
@@ -278,8 +277,8 @@ impl Table {
             let fits = (0..16)
                 .filter(|&i| !pattern.is_fixed(i))
                 .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)));
-            fits && !goals
-                .iter()
+            fits && !pattern
+                .goals()
                 .any(|g| g.cells().all(|(i, k)| exps[i] == target.saturating_sub(k)))
         }))
     }
