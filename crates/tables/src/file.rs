@@ -171,22 +171,29 @@ impl std::error::Error for TableFileError {
 }
 
 impl Header {
-    /// The header's bytes: [`header_len`] of them.
+    /// The format version the file of this header is written as: the oldest that
+    /// holds its pattern (see [`VERSION`]).
     #[must_use]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut h = vec![0u8; header_len(&self.layout)];
+    pub fn version(&self) -> u32 {
         let pattern = self.layout.pattern();
-        h[0..8].copy_from_slice(MAGIC);
-        let version = if h.len() > HEADER_LEN {
-            VERSION
+        if pattern.has_goals() {
+            4
         } else if pattern.caps() == 0 {
             1
         } else if self.layout.caps_a_cell_at_two() {
             3
         } else {
             2
-        };
-        h[8..12].copy_from_slice(&version.to_le_bytes());
+        }
+    }
+
+    /// The header's bytes: [`header_len`] of them.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut h = vec![0u8; header_len(&self.layout)];
+        let pattern = self.layout.pattern();
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&self.version().to_le_bytes());
         h[12..14].copy_from_slice(&pattern.fixed_mask().to_le_bytes());
         h[14..16].copy_from_slice(&pattern.target_mask().to_le_bytes());
         h[16] = self.layout.target_exponent();
@@ -244,20 +251,17 @@ impl Header {
             ));
         }
         let caps = if version >= 2 { u64_at(44) } else { 0 };
-        let goals = if version >= 4 {
-            (0..usize::from(h[18]).min(MAX_GOALS))
-                .map(|i| Goal::from_bits(u64_at(HEADER_LEN + 8 * i)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| invalid(format!("its goals are invalid: {e}")))?
-        } else {
-            Vec::new()
-        };
-        if version >= 4 && (goals.is_empty() || usize::from(h[18]) > MAX_GOALS) {
+        let goal_count = if version >= 4 { usize::from(h[18]) } else { 0 };
+        if version >= 4 && !(1..=MAX_GOALS).contains(&goal_count) {
             return Err(invalid(format!(
-                "its header says {} goals, where a table of version 4 holds 1 to {MAX_GOALS}",
-                h[18]
+                "its header says {goal_count} goals, where a table of version 4 holds 1 to \
+                 {MAX_GOALS}"
             )));
         }
+        let goals = (0..goal_count)
+            .map(|i| Goal::from_bits(u64_at(HEADER_LEN + 8 * i)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| invalid(format!("its goals are invalid: {e}")))?;
         let pattern = Pattern::from_parts(u16_at(12), u16_at(14), caps, &goals)
             .map_err(|e| invalid(format!("its pattern is invalid: {e}")))?;
         let target = h[16];

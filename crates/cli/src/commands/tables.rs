@@ -340,11 +340,11 @@ fn info(args: &TablesFileArgs) -> Result<()> {
     writeln!(out, "states:   {}", layout.len())?;
     writeln!(out, "layers:   {}", layout.top_layer() + 1)?;
     writeln!(out, "size:     {}", bytes(header.file_len()))?;
-    let version = header.to_bytes()[8];
     writeln!(
         out,
-        "values:   {}, little-endian, format version {version}",
-        header.encoding
+        "values:   {}, little-endian, format version {}",
+        header.encoding,
+        header.version()
     )?;
     writeln!(
         out,
