@@ -4,7 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::pattern::{grid, ParsePatternError, Symmetry};
+use crate::pattern::{grid, write_grid, ParsePatternError, Symmetry};
 
 /// The most goals a pattern holds.
 pub const MAX_GOALS: usize = 8;
@@ -115,20 +115,9 @@ impl FromStr for Goal {
 
 impl fmt::Display for Goal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in 0..4 {
-            if r > 0 {
-                f.write_str("/")?;
-            }
-            for c in 0..4 {
-                let n = self.0 >> (4 * (4 * r + c)) & 0xF;
-                let ch = if n == 0 {
-                    '.'
-                } else {
-                    char::from(b'0' + n as u8 - 1)
-                };
-                write!(f, "{ch}")?;
-            }
-        }
-        Ok(())
+        write_grid(f, |i| match self.0 >> (4 * i) & 0xF {
+            0 => '.',
+            n => char::from(b'0' + n as u8 - 1),
+        })
     }
 }

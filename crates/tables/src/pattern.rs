@@ -300,29 +300,34 @@ pub(crate) fn grid(s: &str, what: &str, help: &str) -> Result<[char; 16], ParseP
 
 impl fmt::Display for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in 0..4 {
-            if r > 0 {
-                f.write_str("/")?;
+        write_grid(f, |i| {
+            if self.is_fixed(i) {
+                'x'
+            } else if self.is_target(i) {
+                't'
+            } else if self.cap(i) > 0 {
+                char::from(b'0' + self.cap(i))
+            } else {
+                '.'
             }
-            for c in 0..4 {
-                let i = 4 * r + c;
-                let ch = if self.is_fixed(i) {
-                    'x'
-                } else if self.is_target(i) {
-                    't'
-                } else if self.cap(i) > 0 {
-                    char::from(b'0' + self.cap(i))
-                } else {
-                    '.'
-                };
-                write!(f, "{ch}")?;
-            }
-        }
+        })?;
         for goal in self.goals() {
             write!(f, " {goal}")?;
         }
         Ok(())
     }
+}
+
+/// Writes cell `i`'s character `cell(i)` for the sixteen cells as [`grid`] reads them:
+/// four groups of four joined by `/`, the top row first.
+pub(crate) fn write_grid(f: &mut fmt::Formatter<'_>, cell: impl Fn(usize) -> char) -> fmt::Result {
+    for i in 0..16 {
+        if i > 0 && i % 4 == 0 {
+            f.write_str("/")?;
+        }
+        write!(f, "{}", cell(i))?;
+    }
+    Ok(())
 }
 
 /// One of the eight symmetries of the square board: a transpose (rows and columns
