@@ -6,8 +6,12 @@
 //! neighbours `a, b` along it `a + b` where `a ≥ b` (and `a` once more where they are
 //! equal, a merge waiting), or `12 · (a - b)` where the line climbs. The board scores
 //! the sum over its four rows and four columns, so the largest tiles gather in the
-//! top-left corner, in a block whose rows and columns both fall away from it; a
-//! constant keeps every board's score at least 0 (the searches score a lost board 0).
+//! top-left corner, in a block whose rows and columns both fall away from it. A board
+//! whose lines climb scores below 0; a lost board scores below every board.
+//!
+//! The scores are kept near 0, where the searches' `f32` values hold them exactly: a
+//! constant lifting every board above 0 (about 6.4 · 10^8) would round them to
+//! multiples of 64, and the small tiles' places (a 16 weighs 64) would not count.
 //!
 //! ```
 //! use ai2048_ai::eval::{Evaluator, Lines};
@@ -57,13 +61,13 @@ const PAIRS: [[f64; EXPONENTS]; EXPONENTS] = {
 };
 
 /// The most the climbing pairs can take off: 24 pairs, each at most 12 times the
-/// largest tile's weight.
-const OFFSET: f64 = 24.0 * 12.0 * weight(MAX_EXPONENT as usize);
+/// largest tile's weight. Every board scores more than minus this.
+const WORST: f64 = 24.0 * 12.0 * weight(MAX_EXPONENT as usize);
 
 impl Evaluator for Lines {
     fn eval(&self, board: Board) -> f64 {
         let e = board.exponents().map(usize::from);
-        let mut score = OFFSET;
+        let mut score = 0.0;
         for i in 0..4 {
             let row = [e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]];
             let column = [e[i], e[4 + i], e[8 + i], e[12 + i]];
@@ -77,14 +81,19 @@ impl Evaluator for Lines {
         score
     }
 
+    /// Below every board: twice the most the climbs can take off.
+    fn lost(&self, _board: Board) -> f64 {
+        -2.0 * WORST
+    }
+
     /// macroxue's cut: a board that scores less than twice the root's largest tile's
-    /// weight (above the constant) has lost its lines, and searching it further is
-    /// wasted; unless the root itself scores below the constant, when nothing is cut.
+    /// weight has lost its lines, and searching it further is wasted; unless the root
+    /// itself scores below 0, when nothing is cut.
     fn cut_below(&self, root: Board) -> f64 {
-        if self.eval(root) < OFFSET {
+        if self.eval(root) < 0.0 {
             f64::NEG_INFINITY
         } else {
-            OFFSET + 2.0 * weight(root.max_exponent().into())
+            2.0 * weight(root.max_exponent().into())
         }
     }
 }
@@ -94,7 +103,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_board_scores_at_least_zero() {
+    fn a_lost_board_scores_below_every_board() {
         // The worst lines climb from empty cells to the largest tile everywhere.
         let worst = Board::from_exponents([
             0, 0, 0, 17, //
@@ -104,8 +113,24 @@ mod tests {
         ])
         .unwrap();
         let v = Lines.eval(worst);
-        assert!(v.is_finite() && v >= 0.0, "{v}");
+        assert!(v.is_finite() && v > -WORST && v < 0.0, "{v}");
+        assert!(Lines.lost(worst) < v);
         assert!(Lines.eval(worst) < Lines.eval(Board::EMPTY));
+    }
+
+    #[test]
+    fn the_searches_f32_tell_apart_boards_that_differ_in_where_a_2_stands() {
+        // Lifted above 0 by the most the climbs can take off, the two would round to
+        // one f32 (645,026,688).
+        let board: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 32 16/8 0 2 0"
+            .parse()
+            .unwrap();
+        let moved: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 32 16/8 0 0 2"
+            .parse()
+            .unwrap();
+        let (a, b) = (Lines.eval(board), Lines.eval(moved));
+        assert_ne!(a, b);
+        assert_ne!(a as f32, b as f32, "{a} and {b} round to one f32");
     }
 
     #[test]
@@ -117,7 +142,7 @@ mod tests {
         let (w3, w2) = (24.0, 8.0);
         let row = w3 + (w3 + w2) + (w2 + w2 + w2) + w2;
         let columns = (w3 + w3) + (w2 + w2) + (w2 + w2);
-        assert_eq!(Lines.eval(b), OFFSET + row + columns);
+        assert_eq!(Lines.eval(b), row + columns);
     }
 
     #[test]
@@ -130,9 +155,9 @@ mod tests {
             .unwrap();
         assert!(Lines.eval(block) >= Lines.cut_below(block));
         // From the block, the scatter is cut; from the scatter itself, which scores
-        // below the constant, nothing is.
+        // below 0, nothing is.
         assert!(Lines.eval(scatter) < Lines.cut_below(block));
-        assert!(Lines.eval(scatter) < OFFSET);
+        assert!(Lines.eval(scatter) < 0.0);
         assert_eq!(Lines.cut_below(scatter), f64::NEG_INFINITY);
     }
 }

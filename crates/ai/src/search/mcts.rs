@@ -54,7 +54,8 @@ pub struct MctsConfig {
     ///   moves and of the playout).
     /// - `Some(n)`: a playout stops after `n` moves (0: right at the leaf) and its
     ///   reward is the evaluator's value of the board reached; a playout lost before
-    ///   scores 0, as lost boards do in expectimax. Greedy playouts on a good evaluator
+    ///   scores the evaluator's value of a lost board ([`Evaluator::lost`]), as in
+    ///   expectimax. Greedy playouts on a good evaluator
     ///   can last thousands of moves, so they want a cap.
     pub max_playout_moves: Option<u32>,
     /// The probability of a 4 in the spawns that playouts and the tree draw.
@@ -219,6 +220,8 @@ impl Tree {
 /// The state of one search: the evaluation, the generator and the counters.
 struct Run<'a, E> {
     eval: E,
+    /// The evaluation whose [`Evaluator::lost`] scores a lost board.
+    evaluator: &'a dyn Evaluator,
     rng: &'a mut Rng,
     playout: Playout,
     max_moves: Option<u32>,
@@ -246,12 +249,12 @@ impl<E: Fn(Board) -> f32> Run<'_, E> {
         }
     }
 
-    /// The reward of a line lost with `score` made.
+    /// The reward of a line lost on `board` with `score` made.
     #[inline]
-    fn lost(&self, score: f64) -> f64 {
+    fn lost(&self, board: Board, score: f64) -> f64 {
         match self.max_moves {
             None => score,
-            Some(_) => 0.0,
+            Some(_) => f64::from(self.evaluator.lost(board) as f32),
         }
     }
 
@@ -264,7 +267,7 @@ impl<E: Fn(Board) -> f32> Run<'_, E> {
             }
             let legal = board.legal_dirs();
             if legal.is_empty() {
-                return self.lost(score);
+                return self.lost(board, score);
             }
             let (after, merged) = match self.playout {
                 Playout::Random => {
@@ -399,7 +402,7 @@ impl<E: Fn(Board) -> f32> Run<'_, E> {
             tree.path_decisions.push(node);
             let d = tree.decisions[node as usize];
             if d.legal.is_empty() {
-                return (self.lost(score), depth);
+                return (self.lost(d.board, score), depth);
             }
             if d.visits == 0 && depth > 0 {
                 return (self.playout(d.board, score), depth);
@@ -470,8 +473,8 @@ impl Player for Mcts {
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let eval = Arc::clone(&self.eval);
         match eval.downcast_ref::<RowTable>() {
-            Some(table) => self.run(board, limits, |b| table.eval_board(b)),
-            None => self.run(board, limits, |b| eval.eval(b) as f32),
+            Some(table) => self.run(board, limits, |b| table.eval_board(b), &*eval),
+            None => self.run(board, limits, |b| eval.eval(b) as f32, &*eval),
         }
     }
 }
@@ -482,10 +485,12 @@ impl Mcts {
         board: Board,
         limits: &SearchLimits,
         eval: impl Fn(Board) -> f32,
+        evaluator: &dyn Evaluator,
     ) -> SearchResult {
         let start = Instant::now();
         let mut run = Run {
             eval,
+            evaluator,
             rng: &mut self.rng,
             playout: self.config.playout,
             max_moves: self.config.max_playout_moves,
