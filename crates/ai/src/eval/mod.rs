@@ -99,7 +99,8 @@ pub trait Evaluator: Any + Send + Sync {
 
     /// The value of `board` when it is lost (no move is legal): below every living
     /// board the search could compare it with. 0 by default, for evaluations that are
-    /// never negative; the row table and [`Lines`], which can be, say otherwise.
+    /// never negative; the row table, which can be, says otherwise. ([`Lines`] scores a
+    /// lost board as macroxue's search does, above its most broken boards, on purpose.)
     fn lost(&self, _board: Board) -> f64 {
         0.0
     }
