@@ -52,7 +52,7 @@ pub(crate) enum Kind {
     Heuristic,
     /// [`super::Simple`], without weights.
     Simple,
-    /// [`super::Lines`], without weights.
+    /// [`super::Lines`], its one weight the factor of a lost board's value.
     Lines,
     /// A [`super::MatrixEval`]: the sixteen matrix weights, then `empty`.
     Matrix,
@@ -118,6 +118,10 @@ const fn matrix_weights(matrix: &[f64; 16], empty: f64) -> [WeightInfo; 17] {
     }
     out
 }
+
+/// The factor of a lost board's value in `lines`: 2 is macroxue's; a large one values a
+/// loss below every board.
+const LINES_WEIGHTS: [WeightInfo; 1] = [WeightInfo::bounded("lost", 2.0, 0.0, 1e6)];
 
 const CORNER_WEIGHTS: [WeightInfo; 17] = matrix_weights(&CORNER, 2.0);
 const SNAKE_WEIGHTS: [WeightInfo; 17] = matrix_weights(&SNAKE, 0.0);
@@ -197,8 +201,9 @@ pub const EVALS: &[EvalInfo] = &[
     EvalInfo {
         name: "lines",
         about: "rows and columns scored as they descend from the top-left corner, tiles \
-                weighted e * 2^e (macroxue's heuristic)",
-        weights: &[],
+                weighted e * 2^e (macroxue's heuristic); a lost board scores minus w.lost \
+                times its largest tile's weight (or 2^17)",
+        weights: &LINES_WEIGHTS,
         kind: Kind::Lines,
     },
     EvalInfo {

@@ -229,7 +229,7 @@ impl EvalConfig {
                 }
             }
             Kind::Simple => Arc::new(Simple),
-            Kind::Lines => Arc::new(super::Lines),
+            Kind::Lines => Arc::new(super::Lines::new(p[0])),
             Kind::Matrix => Arc::new(MatrixEval::new(
                 self.matrix().expect("a matrix eval"),
                 p[16],

@@ -10,8 +10,9 @@
 //! whose lines climb scores below 0.
 //!
 //! A lost board scores minus the larger of 2^17 and twice its largest tile's weight,
-//! as macroxue's search scores it: not below every board, for a board whose lines are
-//! broken badly enough scores lower. The search then fears a far, unlikely loss less
+//! as macroxue's search scores it (the weight `lost`, 2 by default, is the factor):
+//! not below every board, for a board whose lines are broken badly enough scores
+//! lower. The search then fears a far, unlikely loss less
 //! than a broken block, and keeps the block: at depth 4, with the block tables, 16384
 //! in 84% of 100 games and 32768 in 50%, against 72% and 41% with a lost board below
 //! every board (docs/tables.md).
@@ -23,9 +24,10 @@
 //! ```
 //! use ai2048_ai::eval::{Evaluator, Lines};
 //! use ai2048_engine::Board;
+//! let lines = Lines::default();
 //! let block: Board = "1024 512 256 0/512 256 0 0/0 0 0 0/0 0 0 0".parse()?;
 //! let turned: Board = "0 0 0 0/0 0 0 0/0 0 256 512/0 256 512 1024".parse()?;
-//! assert!(Lines.eval(block) > Lines.eval(turned));
+//! assert!(lines.eval(block) > lines.eval(turned));
 //! # Ok::<(), ai2048_engine::ParseBoardError>(())
 //! ```
 
@@ -34,8 +36,36 @@ use ai2048_engine::{Board, MAX_EXPONENT};
 use super::Evaluator;
 
 /// The heuristic of lines descending from the top-left corner (see the module).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Lines;
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lines {
+    lost: f64,
+}
+
+impl Lines {
+    /// The heuristic with a lost board scored minus the larger of 2^17 and `lost`
+    /// times its largest tile's weight.
+    ///
+    /// ```
+    /// use ai2048_ai::eval::{Evaluator, Lines};
+    /// use ai2048_engine::Board;
+    /// let lost: Board = "32768 2 4 2/2 4 2 4/4 2 4 2/2 4 2 4".parse()?;
+    /// assert_eq!(Lines::default(), Lines::new(2.0));
+    /// assert_eq!(Lines::new(4.0).lost(lost), 2.0 * Lines::default().lost(lost));
+    /// assert_eq!(Lines::new(0.0).lost(lost), -131_072.0);
+    /// # Ok::<(), ai2048_engine::ParseBoardError>(())
+    /// ```
+    #[must_use]
+    pub fn new(lost: f64) -> Lines {
+        Lines { lost }
+    }
+}
+
+impl Default for Lines {
+    /// macroxue's: a lost board scores minus twice its largest tile's weight, or 2^17.
+    fn default() -> Lines {
+        Lines::new(2.0)
+    }
+}
 
 /// How many exponents a cell may hold, 0 (empty) to [`MAX_EXPONENT`].
 const EXPONENTS: usize = MAX_EXPONENT as usize + 1;
@@ -87,10 +117,10 @@ impl Evaluator for Lines {
         score
     }
 
-    /// macroxue's value of a lost board: minus the larger of 2^17 and twice its largest
-    /// tile's weight (see the module).
+    /// macroxue's value of a lost board: minus the larger of 2^17 and the weight
+    /// `lost` (2 by default) times its largest tile's weight (see the module).
     fn lost(&self, board: Board) -> f64 {
-        -LOST_FLOOR.max(2.0 * weight(board.max_exponent().into()))
+        -LOST_FLOOR.max(self.lost * weight(board.max_exponent().into()))
     }
 
     /// macroxue's cut: a board that scores less than twice the root's largest tile's
@@ -109,6 +139,8 @@ impl Evaluator for Lines {
 mod tests {
     use super::*;
 
+    const LINES: Lines = Lines { lost: 2.0 };
+
     #[test]
     fn a_lost_board_scores_as_macroxue_scores_it() {
         // The worst lines climb from empty cells to the largest tile everywhere.
@@ -119,17 +151,17 @@ mod tests {
             17, 17, 17, 17,
         ])
         .unwrap();
-        let v = Lines.eval(worst);
+        let v = LINES.eval(worst);
         let most = 24.0 * 12.0 * weight(MAX_EXPONENT as usize);
         assert!(v.is_finite() && v > -most && v < 0.0, "{v}");
-        assert!(Lines.eval(worst) < Lines.eval(Board::EMPTY));
+        assert!(LINES.eval(worst) < LINES.eval(Board::EMPTY));
         // Below a lost board: the broken lines score lower still.
-        assert_eq!(Lines.lost(worst), -2.0 * weight(17));
-        assert!(v < Lines.lost(worst));
+        assert_eq!(LINES.lost(worst), -2.0 * weight(17));
+        assert!(v < LINES.lost(worst));
         let small: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
-        assert_eq!(Lines.lost(small), -131_072.0);
+        assert_eq!(LINES.lost(small), -131_072.0);
         let late: Board = "32768 2 4 2/2 4 2 4/4 2 4 2/2 4 2 4".parse().unwrap();
-        assert_eq!(Lines.lost(late), -2.0 * 15.0 * 32768.0);
+        assert_eq!(LINES.lost(late), -2.0 * 15.0 * 32768.0);
     }
 
     #[test]
@@ -142,7 +174,7 @@ mod tests {
         let moved: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 32 16/8 0 0 2"
             .parse()
             .unwrap();
-        let (a, b) = (Lines.eval(board), Lines.eval(moved));
+        let (a, b) = (LINES.eval(board), LINES.eval(moved));
         assert_ne!(a, b);
         assert_ne!(a as f32, b as f32, "{a} and {b} round to one f32");
     }
@@ -156,7 +188,7 @@ mod tests {
         let (w3, w2) = (24.0, 8.0);
         let row = w3 + (w3 + w2) + (w2 + w2 + w2) + w2;
         let columns = (w3 + w3) + (w2 + w2) + (w2 + w2);
-        assert_eq!(Lines.eval(b), row + columns);
+        assert_eq!(LINES.eval(b), row + columns);
     }
 
     #[test]
@@ -167,11 +199,11 @@ mod tests {
         let scatter: Board = "2 1024 4 512/256 8 512 2/4 128 2 64/256 2 8 4"
             .parse()
             .unwrap();
-        assert!(Lines.eval(block) >= Lines.cut_below(block));
+        assert!(LINES.eval(block) >= LINES.cut_below(block));
         // From the block, the scatter is cut; from the scatter itself, which scores
         // below 0, nothing is.
-        assert!(Lines.eval(scatter) < Lines.cut_below(block));
-        assert!(Lines.eval(scatter) < 0.0);
-        assert_eq!(Lines.cut_below(scatter), f64::NEG_INFINITY);
+        assert!(LINES.eval(scatter) < LINES.cut_below(block));
+        assert!(LINES.eval(scatter) < 0.0);
+        assert_eq!(LINES.cut_below(scatter), f64::NEG_INFINITY);
     }
 }
