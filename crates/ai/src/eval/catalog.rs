@@ -121,7 +121,12 @@ const fn matrix_weights(matrix: &[f64; 16], empty: f64) -> [WeightInfo; 17] {
 
 /// The factor of a lost board's value in `lines`: 2 is macroxue's; a large one values a
 /// loss below every board.
-const LINES_WEIGHTS: [WeightInfo; 1] = [WeightInfo::bounded("lost", 2.0, 0.0, 1e6)];
+const LINES_WEIGHTS: [WeightInfo; 1] = [WeightInfo::bounded(
+    "lost",
+    super::Lines::DEFAULT_LOST,
+    0.0,
+    1e6,
+)];
 
 const CORNER_WEIGHTS: [WeightInfo; 17] = matrix_weights(&CORNER, 2.0);
 const SNAKE_WEIGHTS: [WeightInfo; 17] = matrix_weights(&SNAKE, 0.0);

@@ -12,10 +12,10 @@
 //! A lost board scores minus the larger of 2^17 and twice its largest tile's weight,
 //! as macroxue's search scores it (the weight `lost`, 2 by default, is the factor):
 //! not below every board, for a board whose lines are broken badly enough scores
-//! lower. The search then fears a far, unlikely loss less
-//! than a broken block, and keeps the block: at depth 4, with the block tables, 16384
-//! in 84% of 100 games and 32768 in 50%, against 72% and 41% with a lost board below
-//! every board (docs/tables.md).
+//! lower. The search then fears a far, unlikely loss less than a broken block, and
+//! keeps the block: at depth 4, with the block tables, 16384 in 84% of 100 games and
+//! 32768 in 50%, against 72% and 41% with a lost board below every board
+//! (docs/tables.md).
 //!
 //! The scores are kept near 0, where the searches' `f32` values hold them exactly: a
 //! constant lifting every board above 0 (about 6.4 · 10^8) would round them to
@@ -42,6 +42,9 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// The factor of a lost board's value by default: macroxue's.
+    pub const DEFAULT_LOST: f64 = 2.0;
+
     /// The heuristic with a lost board scored minus the larger of 2^17 and `lost`
     /// times its largest tile's weight.
     ///
@@ -55,7 +58,7 @@ impl Lines {
     /// # Ok::<(), ai2048_engine::ParseBoardError>(())
     /// ```
     #[must_use]
-    pub fn new(lost: f64) -> Lines {
+    pub const fn new(lost: f64) -> Lines {
         Lines { lost }
     }
 }
@@ -63,7 +66,7 @@ impl Lines {
 impl Default for Lines {
     /// macroxue's: a lost board scores minus twice its largest tile's weight, or 2^17.
     fn default() -> Lines {
-        Lines::new(2.0)
+        Lines::new(Lines::DEFAULT_LOST)
     }
 }
 
@@ -139,7 +142,7 @@ impl Evaluator for Lines {
 mod tests {
     use super::*;
 
-    const LINES: Lines = Lines { lost: 2.0 };
+    const LINES: Lines = Lines::new(Lines::DEFAULT_LOST);
 
     #[test]
     fn a_lost_board_scores_as_macroxue_scores_it() {
