@@ -345,3 +345,81 @@ fn a_table_with_goals_is_built_from_goal_options_and_described_with_them() {
     ]);
     assert_fails(&bad, "row 3, column 3");
 }
+
+#[test]
+fn a_table_is_built_or_converted_in_another_encoding_and_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("corner.table");
+    assert!(build_corner(&file).status.success());
+    let board = "65536 32768 16384 8192/512 1024 2048 4096/256 128 0 0/16 2 16 16";
+    let best = |f: &std::path::Path| {
+        let out = tables(&["query", path(f), board, "--json"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let answer: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+        answer["best"].as_str().unwrap().to_owned()
+    };
+
+    // Built as u8 straight away, and converted from f32: the same file.
+    let built = dir.path().join("built-u8.table");
+    let args = ["--encoding", "u8"];
+    let pattern = ["--pattern", "xxxx/xxxx/xx../..tt", "--target", "64"];
+    let out = tables(&[&["build", "-q", "--out", path(&built)][..], &pattern, &args].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = dir.path().join("converted.table");
+    let out = tables(&[
+        "convert",
+        path(&file),
+        "--encoding",
+        "u8",
+        "--out",
+        path(&converted),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("written as u8"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&built).unwrap(),
+        std::fs::read(&converted).unwrap()
+    );
+    let info = tables(&["info", path(&converted)]);
+    assert!(
+        text(&info.stdout).contains("values:   u8"),
+        "{}",
+        text(&info.stdout)
+    );
+    assert_eq!(best(&converted), best(&file));
+
+    // In place, to u16: the file is replaced whole and verifies.
+    let out = tables(&["convert", path(&converted), "--encoding", "u16"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&tables(&["verify", path(&converted)]).stdout).starts_with("ok "));
+
+    // Bad input: an unknown encoding, a missing table, --compact beside --encoding.
+    assert_fails(
+        &tables(&["convert", path(&file), "--encoding", "u4"]),
+        "invalid value 'u4' for '--encoding <ENCODING>'",
+    );
+    assert_fails(
+        &tables(&[
+            "convert",
+            path(&dir.path().join("none.table")),
+            "--encoding",
+            "u8",
+        ]),
+        "does not exist",
+    );
+    assert_fails(
+        &tables(
+            &[
+                &["build", "-q", "--compact", "--out", path(&built)][..],
+                &pattern,
+                &args,
+            ]
+            .concat(),
+        ),
+        "cannot be used with",
+    );
+}

@@ -1,5 +1,6 @@
 //! The table file: a 64-byte header (128 bytes for a pattern with goals), then one value
-//! a state: a little-endian `f32`, or a `u16` that counts 65535ths.
+//! a state: a little-endian `f32`, a `u16` that counts 65535ths, or a `u8` level of
+//! [`Encoding::U8`].
 //!
 //! | bytes | what |
 //! | --- | --- |
@@ -7,7 +8,7 @@
 //! | 8..12 | the format's version: 1, 2 for a pattern with caps, 3 for one with a cell capped at 2, 4 for one with goals |
 //! | 12..14, 14..16 | the fixed cells and the target cells, bit `i` for cell `i` |
 //! | 16 | the target's exponent |
-//! | 17 | the values' encoding: 1 for `f32`, 2 for `u16` |
+//! | 17 | the values' encoding: 1 for `f32`, 2 for `u16`, 3 for `u8` |
 //! | 18 | version 4: how many goals the pattern holds |
 //! | 24..32 | how many states (values) follow |
 //! | 32..40 | how many layers are left to solve: 0 in a finished table |
@@ -67,7 +68,24 @@ pub enum Encoding {
     /// A little-endian `u16` counting 65535ths (rounded to the nearest): within
     /// 0.0000077 of the solver's value, 2 bytes a state. The built-in tables use it.
     U16,
+    /// One byte a state, the nearest of 256 levels: 0, 1, and 254 between them evenly
+    /// spaced in log-odds from 1 in 10,000 to 9,999 in 10,000. Fine where play needs it
+    /// (0.999 and 0.9995 differ by three levels) and coarse in the middle (about 0.018
+    /// apart at 0.5): a quarter of `f32`'s size, half of `u16`'s.
+    ///
+    /// ```
+    /// use ai2048_tables::Encoding;
+    /// let levels = Encoding::u8_levels();
+    /// assert_eq!((levels[0], levels[255]), (0.0, 1.0));
+    /// assert!(levels.windows(2).all(|w| w[0] < w[1]));
+    /// assert!((1.0 - levels[254] - 1e-4).abs() < 1e-6);
+    /// ```
+    U8,
 }
+
+/// The log-odds of [`Encoding::U8`]'s lowest level above 0 (its highest below 1 is the
+/// opposite): 1 in 10,000.
+const U8_LOGIT: f64 = -9.21024; // ln(1e-4 / (1 - 1e-4))
 
 impl Encoding {
     /// The bytes of one value.
@@ -76,7 +94,23 @@ impl Encoding {
         match self {
             Encoding::F32 => 4,
             Encoding::U16 => 2,
+            Encoding::U8 => 1,
         }
+    }
+
+    /// The 256 values of [`Encoding::U8`], from 0 up to 1, computed once.
+    #[must_use]
+    pub fn u8_levels() -> &'static [f32; 256] {
+        static LEVELS: std::sync::LazyLock<[f32; 256]> = std::sync::LazyLock::new(|| {
+            let mut levels = [0.0; 256];
+            levels[255] = 1.0;
+            for (k, level) in levels.iter_mut().enumerate().take(255).skip(1) {
+                let logit = U8_LOGIT - 2.0 * U8_LOGIT * (k - 1) as f64 / 253.0;
+                *level = (1.0 / (1.0 + (-logit).exp())) as f32;
+            }
+            levels
+        });
+        &LEVELS
     }
 
     /// The length in bytes of the file of `layout`'s table in this encoding.
@@ -96,6 +130,7 @@ impl Encoding {
         match self {
             Encoding::F32 => 1,
             Encoding::U16 => 2,
+            Encoding::U8 => 3,
         }
     }
 
@@ -107,6 +142,17 @@ impl Encoding {
                 let q = (f64::from(v) * 65535.0).round().clamp(0.0, 65535.0) as u16;
                 out.extend_from_slice(&q.to_le_bytes());
             }
+            Encoding::U8 => {
+                let levels = Encoding::u8_levels();
+                // The first level at or above v, or the one below it if that is nearer.
+                let above = levels.partition_point(|&l| l < v).min(255);
+                let q = if above > 0 && v - levels[above - 1] < levels[above] - v {
+                    above - 1
+                } else {
+                    above
+                };
+                out.push(q as u8);
+            }
         }
     }
 
@@ -116,6 +162,7 @@ impl Encoding {
         match self {
             Encoding::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
             Encoding::U16 => f32::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65535.0,
+            Encoding::U8 => Encoding::u8_levels()[usize::from(bytes[0])],
         }
     }
 }
@@ -125,6 +172,7 @@ impl fmt::Display for Encoding {
         f.write_str(match self {
             Encoding::F32 => "f32",
             Encoding::U16 => "u16 (65535ths)",
+            Encoding::U8 => "u8 (256 levels in log-odds)",
         })
     }
 }
@@ -273,6 +321,7 @@ impl Header {
         let encoding = match h[17] {
             1 => Encoding::F32,
             2 => Encoding::U16,
+            3 => Encoding::U8,
             other => return Err(invalid(format!("its values' encoding {other} is unknown"))),
         };
         let layout = Layout::new(pattern, 1 << target)
@@ -318,20 +367,99 @@ pub fn write_table(
     layers_left: u64,
     values: &[f32],
 ) -> Result<(), TableFileError> {
+    let mut chunks = values.chunks(1 << 14);
+    write_chunks(path, layout, encoding, layers_left, |out| {
+        out.clear();
+        out.extend_from_slice(chunks.next().unwrap_or_default());
+        Ok(!out.is_empty())
+    })
+}
+
+/// Writes the finished table file `src` again to `dst` (which may be `src`) in
+/// `encoding`, as [`write_table`] writes, reading it a piece at a time: a table of any
+/// size is converted in a few megabytes of memory. Returns the new file's header.
+///
+/// ```
+/// use ai2048_tables::{read_values, reencode, write_table, Encoding, Layout};
+/// let dir = tempfile::tempdir()?;
+/// let (src, dst) = (dir.path().join("a.table"), dir.path().join("b.table"));
+/// let layout = Layout::new("xxxx/xxxx/xxxx/xx.t".parse()?, 8)?;
+/// let values: Vec<f32> = (0..layout.len()).map(|i| i as f32 / layout.len() as f32).collect();
+/// write_table(&src, &layout, Encoding::F32, 0, &values)?;
+/// assert_eq!(reencode(&src, &dst, Encoding::U16)?.encoding, Encoding::U16);
+/// let (_, back) = read_values(&dst)?;
+/// assert!(back.iter().zip(&values).all(|(a, b)| (a - b).abs() < 1e-5));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// `src` is not a finished, sound table (its checksum is checked on the way: `dst` is
+/// then left as it was), or `dst` cannot be written.
+pub fn reencode(src: &Path, dst: &Path, encoding: Encoding) -> Result<Header, TableFileError> {
+    let io = |e| TableFileError::Io(src.to_owned(), e);
+    let header = read_header(src)?;
+    if header.layers_left > 0 {
+        return Err(TableFileError::Invalid(
+            src.to_owned(),
+            format!(
+                "it is an unfinished build ({} layers left)",
+                header.layers_left
+            ),
+        ));
+    }
+    let mut file = io::BufReader::new(File::open(src).map_err(io)?);
+    file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
+        .map_err(io)?;
+    let width = header.encoding.width();
+    let mut crc = crc32fast::Hasher::new();
+    let mut bytes = vec![0u8; width << 16];
+    let mut left = header.layout.len() as usize;
+    // To a temporary file renamed over `dst` at the end: `src` may be `dst`, read on
+    // through its open handle.
+    write_chunks(dst, &header.layout, encoding, 0, |values| {
+        values.clear();
+        if left == 0 {
+            if crc.clone().finalize() != header.crc {
+                return Err(damaged(src));
+            }
+            return Ok(false);
+        }
+        let chunk = &mut bytes[..width * left.min(1 << 16)];
+        file.read_exact(chunk).map_err(io)?;
+        crc.update(chunk);
+        values.extend(chunk.chunks_exact(width).map(|b| header.encoding.get(b)));
+        left -= chunk.len() / width;
+        Ok(true)
+    })?;
+    read_header(dst)
+}
+
+/// Writes the values that `next` gives, a chunk a call (it returns `false` when there
+/// are no more), as [`write_table`] writes. An error of `next` abandons the file.
+fn write_chunks(
+    path: &Path,
+    layout: &Layout,
+    encoding: Encoding,
+    layers_left: u64,
+    mut next: impl FnMut(&mut Vec<f32>) -> Result<bool, TableFileError>,
+) -> Result<(), TableFileError> {
     let tmp = temporary(path);
+    let io = |e| TableFileError::Io(path.to_owned(), e);
     let result = (|| {
         // The values first, after room for the header, which their checksum completes.
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        out.write_all(&vec![0; header_len(layout)])?;
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?);
+        out.write_all(&vec![0; header_len(layout)]).map_err(io)?;
         let mut crc = crc32fast::Hasher::new();
-        let mut bytes = Vec::with_capacity(1 << 16);
-        for chunk in values.chunks(1 << 14) {
+        let mut values = Vec::with_capacity(1 << 16);
+        let mut bytes = Vec::with_capacity(1 << 18);
+        while next(&mut values)? {
             bytes.clear();
-            for &v in chunk {
+            for &v in &values {
                 encoding.put(v, &mut bytes);
             }
             crc.update(&bytes);
-            out.write_all(&bytes)?;
+            out.write_all(&bytes).map_err(io)?;
         }
         let header = Header {
             layout: layout.clone(),
@@ -339,16 +467,18 @@ pub fn write_table(
             layers_left,
             crc: crc.finalize(),
         };
-        out.seek(SeekFrom::Start(0))?;
-        out.write_all(&header.to_bytes())?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
+        out.seek(SeekFrom::Start(0)).map_err(io)?;
+        out.write_all(&header.to_bytes()).map_err(io)?;
+        let file = out
+            .into_inner()
+            .map_err(|e| io(io::IntoInnerError::into_error(e)))?;
+        file.sync_all().map_err(io)?;
+        fs::rename(&tmp, path).map_err(io)
     })();
     if result.is_err() {
         fs::remove_file(&tmp).ok();
     }
-    result.map_err(|e| TableFileError::Io(path.to_owned(), e))
+    result
 }
 
 /// The table files (`*.table`) of folder `dir`, sorted by name: finished or not

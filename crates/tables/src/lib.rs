@@ -73,7 +73,7 @@ pub use build::{
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
 pub use file::{
-    header_len, read_header, read_values, table_files, write_table, Encoding, Header,
+    header_len, read_header, read_values, reencode, table_files, write_table, Encoding, Header,
     TableFileError, GOALS_HEADER_LEN, HEADER_LEN, VERSION,
 };
 pub use goal::{Goal, MAX_GOALS};

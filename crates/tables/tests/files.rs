@@ -285,3 +285,76 @@ fn a_compact_table_is_half_the_size_and_within_a_65535th() {
         }
     }
 }
+
+/// The largest gap between two neighbouring levels of `Encoding::U8` around `p`.
+fn u8_step(p: f64) -> f64 {
+    let levels = Encoding::u8_levels();
+    let i = levels.partition_point(|&l| f64::from(l) < p).clamp(1, 255);
+    levels[i.saturating_sub(1)..=(i + 1).min(255)]
+        .windows(2)
+        .map(|w| f64::from(w[1] - w[0]))
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn a_table_converted_to_u8_is_a_quarter_of_f32_and_within_half_a_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = built(dir.path());
+    let dst = dir.path().join("u8.table");
+    let header = ai2048_tables::reencode(&src, &dst, Encoding::U8).unwrap();
+    assert_eq!(header.encoding, Encoding::U8);
+    let (f32_len, u8_len) = (
+        fs::metadata(&src).unwrap().len() - HEADER_LEN as u64,
+        fs::metadata(&dst).unwrap().len() - HEADER_LEN as u64,
+    );
+    assert_eq!(u8_len * 4, f32_len);
+    let (_, exact) = ai2048_tables::read_values(&src).unwrap();
+    let (_, coarse) = ai2048_tables::read_values(&dst).unwrap();
+    let levels = Encoding::u8_levels();
+    for (&x, &y) in exact.iter().zip(&coarse) {
+        assert!(levels.contains(&y), "{y} is not a level");
+        let gap = (f64::from(x) - f64::from(y)).abs();
+        assert!(
+            gap <= u8_step(f64::from(x)) / 2.0 + 1e-7,
+            "{x} stored as {y}"
+        );
+        if x == 0.0 || x == 1.0 {
+            assert_eq!(x, y, "0 and 1 are kept exactly");
+        }
+    }
+    // Converting in place gives the same file as converting beside it.
+    ai2048_tables::reencode(&src, &src, Encoding::U8).unwrap();
+    assert_eq!(fs::read(&src).unwrap(), fs::read(&dst).unwrap());
+    assert!(Table::open(&src).is_ok());
+}
+
+#[test]
+fn converting_a_damaged_or_unfinished_table_fails_and_leaves_the_output_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = built(dir.path());
+    let dst = dir.path().join("out.table");
+    fs::write(&dst, b"kept").unwrap();
+    let mut bytes = fs::read(&src).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    fs::write(&src, &bytes).unwrap();
+    let err = ai2048_tables::reencode(&src, &dst, Encoding::U8)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("damaged"), "{err}");
+    assert_eq!(fs::read(&dst).unwrap(), b"kept");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        2,
+        "no temporary file is left"
+    );
+    // An unfinished build: its header says layers are left.
+    let partial = dir.path().join("partial.table");
+    let values = vec![0.5f32; layout().len() as usize];
+    ai2048_tables::write_table(&partial, &layout(), Encoding::F32, 3, &values).unwrap();
+    let err = ai2048_tables::reencode(&partial, &dst, Encoding::U8)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unfinished"), "{err}");
+    assert_eq!(fs::read(&dst).unwrap(), b"kept");
+}

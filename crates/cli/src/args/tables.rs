@@ -19,6 +19,20 @@ pub enum TablesCommand {
     Verify(TablesVerifyArgs),
     /// Each move's success probability for a board, from a table.
     Query(TablesQueryArgs),
+    /// Write a finished table again in another encoding (u8 halves a built-in
+    /// table's size), in place or to --out; its checksum is checked on the way.
+    Convert(TablesConvertArgs),
+}
+
+/// How a table file stores its values (`--encoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// 4 bytes a state, the solver's values as they are.
+    F32,
+    /// 2 bytes a state, 65535ths: the built-in tables' default.
+    U16,
+    /// 1 byte a state, 256 levels spaced in log-odds: fine near 0 and 1, coarse at 0.5.
+    U8,
 }
 
 /// The tables folder.
@@ -59,9 +73,13 @@ pub struct TablesBuildArgs {
     #[arg(long, value_name = "FILE", requires = "pattern")]
     pub out: Option<PathBuf>,
     /// Store the --pattern table's values as u16 (65535ths, half the size), as the
-    /// built-in tables are, instead of f32.
-    #[arg(long, requires = "pattern")]
+    /// built-in tables are, instead of f32: --encoding u16.
+    #[arg(long, requires = "pattern", conflicts_with = "encoding")]
     pub compact: bool,
+    /// How to store the values (default: u16 for the built-in tables, f32 for
+    /// --pattern).
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub encoding: Option<EncodingArg>,
     /// Build again tables that are built already.
     #[arg(long)]
     pub force: bool,
@@ -94,6 +112,19 @@ pub struct TablesVerifyArgs {
     pub tables: Vec<String>,
     #[command(flatten)]
     pub dir: TablesDirArgs,
+}
+
+/// `ai2048 tables convert`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesConvertArgs {
+    #[command(flatten)]
+    pub table: TablesFileArgs,
+    /// The encoding to write.
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub encoding: EncodingArg,
+    /// Write the converted table here instead of over the table.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// `ai2048 tables query`.

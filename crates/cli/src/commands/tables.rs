@@ -9,18 +9,18 @@ use std::time::{Duration, Instant};
 use ai2048_engine::Dir;
 use ai2048_tables::{
     build, build_memory, builtin, default_dir, default_set, existing, partial_path, read_header,
-    table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table, FORMATIONS,
+    reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::args::{
-    TablesBuildArgs, TablesCommand, TablesDirArgs, TablesFileArgs, TablesQueryArgs,
-    TablesVerifyArgs,
+    EncodingArg, TablesBuildArgs, TablesCommand, TablesConvertArgs, TablesDirArgs, TablesFileArgs,
+    TablesQueryArgs, TablesVerifyArgs,
 };
 use crate::interrupt::{catch_ctrl_c, Outcome};
 
-/// Runs `ai2048 tables build`, `list`, `info`, `verify` or `query`.
+/// Runs `ai2048 tables build`, `list`, `info`, `verify`, `query` or `convert`.
 ///
 /// # Errors
 ///
@@ -34,6 +34,7 @@ pub fn run(command: &TablesCommand) -> Result<Outcome> {
         TablesCommand::Info(args) => done(info(args)),
         TablesCommand::Verify(args) => done(verify(args)),
         TablesCommand::Query(args) => done(query(args)),
+        TablesCommand::Convert(args) => done(convert(args)),
     }
 }
 
@@ -97,10 +98,10 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         if out.is_dir() {
             bail!("--out {} is a folder, not a file", out.display());
         }
-        let encoding = if args.compact {
-            Encoding::U16
-        } else {
-            Encoding::F32
+        let encoding = match (args.encoding, args.compact) {
+            (Some(e), _) => encoding_of(e),
+            (None, true) => Encoding::U16,
+            (None, false) => Encoding::F32,
         };
         vec![(format!("{pattern} to {target}"), layout, out, encoding)]
     } else {
@@ -117,7 +118,12 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
             .into_iter()
             .map(|t| {
                 let path = dir.join(t.file_name());
-                (t.name, t.layout, path, Encoding::U16)
+                (
+                    t.name,
+                    t.layout,
+                    path,
+                    args.encoding.map_or(Encoding::U16, encoding_of),
+                )
             })
             .collect()
     };
@@ -223,6 +229,38 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Done)
+}
+
+fn encoding_of(arg: EncodingArg) -> Encoding {
+    match arg {
+        EncodingArg::F32 => Encoding::F32,
+        EncodingArg::U16 => Encoding::U16,
+        EncodingArg::U8 => Encoding::U8,
+    }
+}
+
+fn convert(args: &TablesConvertArgs) -> Result<()> {
+    let src = resolve(&args.table.table, &args.table.dir)?;
+    if !src.exists() {
+        bail!("{} does not exist", src.display());
+    }
+    let dst = args.out.clone().unwrap_or_else(|| src.clone());
+    if dst.is_dir() {
+        bail!("--out {} is a folder, not a file", dst.display());
+    }
+    let before = read_header(&src)?;
+    let started = Instant::now();
+    let after = reencode(&src, &dst, encoding_of(args.encoding))?;
+    eprintln!(
+        "{}: {} ({}) written as {} ({}) in {:.1} s",
+        dst.display(),
+        before.encoding,
+        bytes(before.file_len()),
+        after.encoding,
+        bytes(after.file_len()),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn bar(states: u64, visible: bool) -> ProgressBar {
