@@ -14,24 +14,39 @@ pub(super) fn slot_hash(board: Board) -> usize {
 #[derive(Clone, Copy, Default)]
 struct Entry {
     low: u64,
-    /// The board's high plane in the low 16 bits, the depth above them; 0 = empty slot.
+    /// The board's high plane in bits 0..16, the depth plus one in 16..23 (0 = empty
+    /// slot), the class of the probability it was reached with in 23..32.
     tag: u32,
     value: f32,
 }
 
+/// The deepest depth an entry records; deeper searches are stored as this deep.
+const MAX_DEPTH: u32 = 126;
+
+/// A probability's class: its `f32` exponent and first mantissa bit, so that a larger
+/// class is a larger probability (classes are steps of about √2).
+#[inline]
+fn class(prob: f32) -> u32 {
+    (prob.max(0.0).to_bits() >> 22) & 0x1FF
+}
+
 /// A transposition table of a fixed number of slots, so memory stays flat however long
-/// the game. Each slot holds one chance node's value with the depth it was searched to;
-/// a value is reused only for a search of at most that depth. A new entry replaces the
-/// old one in its slot.
+/// the game. Each slot holds one chance node's value with the depth it was searched to
+/// and the probability of reaching it, which bounds how much of the tree under it was
+/// cut as too unlikely: a value is reused only for a search of at most that depth
+/// reached with at most that probability (to within a step of √2), as macroxue's
+/// search reuses its cache. A new entry replaces the old one in its slot.
 ///
 /// ```
 /// use ai2048_ai::search::TransTable;
 /// use ai2048_engine::Board;
 /// let mut tt = TransTable::new(1 << 10);
 /// let b = Board::from_u64(0x1200_0000_0000_0000);
-/// tt.store(b, 3, 1.5);
-/// assert_eq!(tt.probe(b, 2), Some(1.5));
-/// assert_eq!(tt.probe(b, 4), None);
+/// tt.store(b, 3, 0.5, 1.5);
+/// assert_eq!(tt.probe(b, 2, 0.5), Some(1.5));
+/// assert_eq!(tt.probe(b, 2, 0.1), Some(1.5));
+/// assert_eq!(tt.probe(b, 4, 0.5), None, "not searched that deep");
+/// assert_eq!(tt.probe(b, 2, 1.0), None, "searched with more of it cut");
 /// ```
 pub struct TransTable {
     slots: Vec<Entry>,
@@ -72,29 +87,32 @@ impl TransTable {
     }
 
     #[inline]
-    fn tag(board: Board, depth: u32) -> u32 {
-        u32::from(board.high_bits()) | (depth.min(0x7FFF) + 1) << 16
+    fn tag(board: Board, depth: u32, prob: f32) -> u32 {
+        u32::from(board.high_bits()) | (depth.min(MAX_DEPTH) + 1) << 16 | class(prob) << 23
     }
 
-    /// The value stored for `board` if it was searched at least `depth` deep.
+    /// The value stored for `board` if it was searched at least `depth` deep, reached
+    /// with at least probability `prob` (to within a step of √2).
     #[inline]
     #[must_use]
-    pub fn probe(&self, board: Board, depth: u32) -> Option<f32> {
+    pub fn probe(&self, board: Board, depth: u32, prob: f32) -> Option<f32> {
         let e = &self.slots[self.index(board)];
-        let stored_depth = (e.tag >> 16).checked_sub(1)?;
+        let stored_depth = (e.tag >> 16 & 0x7F).checked_sub(1)?;
         (e.low == board.low_bits()
             && e.tag & 0xFFFF == u32::from(board.high_bits())
-            && stored_depth >= depth)
-            .then_some(e.value)
+            && stored_depth >= depth
+            && e.tag >> 23 >= class(prob))
+        .then_some(e.value)
     }
 
-    /// Stores the value of `board` searched `depth` deep.
+    /// Stores the value of `board` searched `depth` deep, reached with probability
+    /// `prob`.
     #[inline]
-    pub fn store(&mut self, board: Board, depth: u32, value: f32) {
+    pub fn store(&mut self, board: Board, depth: u32, prob: f32, value: f32) {
         let i = self.index(board);
         self.slots[i] = Entry {
             low: board.low_bits(),
-            tag: Self::tag(board, depth),
+            tag: Self::tag(board, depth, prob),
             value,
         };
     }

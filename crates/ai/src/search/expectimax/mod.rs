@@ -277,7 +277,7 @@ impl<E: Leaf> Search<'_, E> {
             };
         }
         if let Some(tt) = &self.tt {
-            if let Some(v) = tt.probe(board, depth) {
+            if let Some(v) = tt.probe(board, depth, prob) {
                 return v;
             }
         }
@@ -304,7 +304,7 @@ impl<E: Leaf> Search<'_, E> {
         let value = sum / n;
         if !self.aborted {
             if let Some(tt) = &mut self.tt {
-                tt.store(board, depth, value);
+                tt.store(board, depth, prob, value);
             }
         }
         value
