@@ -70,7 +70,7 @@ pub enum Encoding {
     U16,
     /// One byte a state, the nearest of 256 levels: 0, 1, and 254 between them evenly
     /// spaced in log-odds from 1 in 10,000 to 9,999 in 10,000. Fine where play needs it
-    /// (0.999 and 0.9995 differ by three levels) and coarse in the middle (about 0.018
+    /// (0.999 and 0.9995 are about nine levels apart) and coarse in the middle (about 0.018
     /// apart at 0.5): a quarter of `f32`'s size, half of `u16`'s.
     ///
     /// ```
