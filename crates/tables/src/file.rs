@@ -397,40 +397,13 @@ pub fn write_table(
 /// `src` is not a finished, sound table (its checksum is checked on the way: `dst` is
 /// then left as it was), or `dst` cannot be written.
 pub fn reencode(src: &Path, dst: &Path, encoding: Encoding) -> Result<Header, TableFileError> {
-    let io = |e| TableFileError::Io(src.to_owned(), e);
-    let header = read_header(src)?;
-    if header.layers_left > 0 {
-        return Err(TableFileError::Invalid(
-            src.to_owned(),
-            format!(
-                "it is an unfinished build ({} layers left)",
-                header.layers_left
-            ),
-        ));
-    }
-    let mut file = io::BufReader::new(File::open(src).map_err(io)?);
-    file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
-        .map_err(io)?;
-    let width = header.encoding.width();
-    let mut crc = crc32fast::Hasher::new();
-    let mut bytes = vec![0u8; width << 16];
-    let mut left = header.layout.len() as usize;
+    let header = read_finished_header(src)?;
+    let mut reader = ValueReader::open(src, &header)?;
     // To a temporary file renamed over `dst` at the end: `src` may be `dst`, read on
     // through its open handle.
     write_chunks(dst, &header.layout, encoding, 0, |values| {
         values.clear();
-        if left == 0 {
-            if crc.clone().finalize() != header.crc {
-                return Err(damaged(src));
-            }
-            return Ok(false);
-        }
-        let chunk = &mut bytes[..width * left.min(1 << 16)];
-        file.read_exact(chunk).map_err(io)?;
-        crc.update(chunk);
-        values.extend(chunk.chunks_exact(width).map(|b| header.encoding.get(b)));
-        left -= chunk.len() / width;
-        Ok(true)
+        reader.read_into(values)
     })?;
     read_header(dst)
 }
@@ -561,28 +534,78 @@ pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
 ///
 /// As [`read_header`], and a checksum that does not match.
 pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
-    let io = |e| TableFileError::Io(path.to_owned(), e);
     let header = read_header(path)?;
+    let mut reader = ValueReader::open(path, &header)?;
     // In chunks, so that reading takes no memory beside the values themselves.
-    let mut file = io::BufReader::new(File::open(path).map_err(io)?);
-    file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
-        .map_err(io)?;
-    let width = header.encoding.width();
     let mut values = Vec::with_capacity(header.layout.len() as usize);
-    let mut crc = crc32fast::Hasher::new();
-    let mut chunk = vec![0u8; width << 16];
-    let mut left = header.layout.len() as usize;
-    while left > 0 {
-        let bytes = &mut chunk[..width * left.min(1 << 16)];
-        file.read_exact(bytes).map_err(io)?;
-        crc.update(bytes);
-        values.extend(bytes.chunks_exact(width).map(|b| header.encoding.get(b)));
-        left -= bytes.len() / width;
-    }
-    if crc.finalize() != header.crc {
-        return Err(damaged(path));
-    }
+    while reader.read_into(&mut values)? {}
     Ok((header, values))
+}
+
+/// Reads the header of the table file at `path`, as [`read_header`], and refuses an
+/// unfinished build: the check of every reader that plays or converts a table.
+pub(crate) fn read_finished_header(path: &Path) -> Result<Header, TableFileError> {
+    let header = read_header(path)?;
+    if header.layers_left > 0 {
+        return Err(TableFileError::Invalid(
+            path.to_owned(),
+            format!(
+                "an unfinished build ({} layers left to solve): run the build again to finish it",
+                header.layers_left
+            ),
+        ));
+    }
+    Ok(header)
+}
+
+/// A table file's values read a chunk at a time, its checksum checked after the last.
+struct ValueReader<'a> {
+    path: &'a Path,
+    encoding: Encoding,
+    expected_crc: u32,
+    file: io::BufReader<File>,
+    crc: crc32fast::Hasher,
+    bytes: Vec<u8>,
+    left: usize,
+}
+
+impl<'a> ValueReader<'a> {
+    /// The values of the file at `path`, whose header is `header`.
+    fn open(path: &'a Path, header: &Header) -> Result<ValueReader<'a>, TableFileError> {
+        let io = |e| TableFileError::Io(path.to_owned(), e);
+        let mut file = io::BufReader::new(File::open(path).map_err(io)?);
+        file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
+            .map_err(io)?;
+        Ok(ValueReader {
+            path,
+            encoding: header.encoding,
+            expected_crc: header.crc,
+            file,
+            crc: crc32fast::Hasher::new(),
+            bytes: vec![0u8; header.encoding.width() << 16],
+            left: header.layout.len() as usize,
+        })
+    }
+
+    /// Appends the next chunk of values to `out`: `false` once every value is read
+    /// and the checksum matches, an error if it does not.
+    fn read_into(&mut self, out: &mut Vec<f32>) -> Result<bool, TableFileError> {
+        if self.left == 0 {
+            if self.crc.clone().finalize() != self.expected_crc {
+                return Err(damaged(self.path));
+            }
+            return Ok(false);
+        }
+        let width = self.encoding.width();
+        let chunk = &mut self.bytes[..width * self.left.min(1 << 16)];
+        self.file
+            .read_exact(chunk)
+            .map_err(|e| TableFileError::Io(self.path.to_owned(), e))?;
+        self.crc.update(chunk);
+        out.extend(chunk.chunks_exact(width).map(|b| self.encoding.get(b)));
+        self.left -= chunk.len() / width;
+        Ok(true)
+    }
 }
 
 /// The CRC-32 of a header's bytes but its checksum's (60..64).

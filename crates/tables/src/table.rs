@@ -3,7 +3,7 @@
 use ai2048_engine::{Board, Dir};
 
 #[cfg(not(target_arch = "wasm32"))]
-use crate::file::{check_crc, header_len, read_header, Encoding, Header, TableFileError};
+use crate::file::{check_crc, header_len, read_finished_header, Encoding, Header, TableFileError};
 use crate::layout::Layout;
 use crate::pattern::Symmetry;
 use crate::solve::Rules;
@@ -110,16 +110,7 @@ impl Table {
     /// A file that cannot be read, is not a table, is unfinished, truncated or damaged.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &std::path::Path) -> Result<Table, TableFileError> {
-        let header = read_header(path)?;
-        if header.layers_left > 0 {
-            return Err(TableFileError::Invalid(
-                path.to_owned(),
-                format!(
-                    "an unfinished build ({} layers left to solve): run the build again to finish it",
-                    header.layers_left
-                ),
-            ));
-        }
+        let header = read_finished_header(path)?;
         let file = std::fs::File::open(path).map_err(|e| TableFileError::Io(path.to_owned(), e))?;
         let map = crate::map::map(&file).map_err(|e| TableFileError::Io(path.to_owned(), e))?;
         // The length may have changed between reading the header and mapping.
