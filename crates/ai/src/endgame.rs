@@ -98,6 +98,16 @@ impl EndgameTables {
         self.tables.is_empty()
     }
 
+    /// Whether a table of the set has goals: a formation's block, answered by
+    /// [`Table::block_query`], for which the formation player plays
+    /// ([`crate::resolve_player`]).
+    #[must_use]
+    pub fn has_goals(&self) -> bool {
+        self.tables
+            .iter()
+            .any(|(_, t)| t.layout().pattern().has_goals())
+    }
+
     /// The tables' names.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.tables.iter().map(|(n, _)| n.as_str())
@@ -107,8 +117,17 @@ impl EndgameTables {
     /// table with goals) `board` matches.
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
+        self.best_of(board, false)
+    }
+
+    /// As [`EndgameTables::best`], among the tables with goals alone if `goals_only`.
+    fn best_of(&self, board: Board, goals_only: bool) -> Option<TableMove> {
         let mut best: Option<TableMove> = None;
-        for (name, table) in &self.tables {
+        let tables = self
+            .tables
+            .iter()
+            .filter(|(_, t)| !goals_only || t.layout().pattern().has_goals());
+        for (name, table) in tables {
             let Some(query) = table.play_query(board) else {
                 continue;
             };
@@ -207,6 +226,7 @@ pub struct WithTables {
     min: f64,
     slack: f64,
     from: u32,
+    goals_only: bool,
     table_moves: u64,
 }
 
@@ -226,6 +246,7 @@ impl WithTables {
             min,
             slack,
             from: 0,
+            goals_only: false,
             table_moves: 0,
         }
     }
@@ -255,6 +276,14 @@ impl WithTables {
         WithTables { from: tile, ..self }
     }
 
+    /// The same player, consulting only the tables with goals (a formation's block,
+    /// see [`EndgameTables::has_goals`]), as the formation player does: a folder may
+    /// hold other tables too.
+    #[must_use]
+    pub fn goals_only(self, goals_only: bool) -> WithTables {
+        WithTables { goals_only, ..self }
+    }
+
     /// How many moves of this player came from a table since it was made.
     #[must_use]
     pub fn table_moves(&self) -> u64 {
@@ -269,7 +298,7 @@ impl Player for WithTables {
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let answer = (board.max_tile() >= self.from)
-            .then(|| self.tables.best(board))
+            .then(|| self.tables.best_of(board, self.goals_only))
             .flatten();
         if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
             self.table_moves += 1;
@@ -352,6 +381,19 @@ mod tests {
             // Up moves nothing on `chain`: the table overrules it, whatever the slack.
             assert_eq!(p.search(chain, &limits).dir, Some(Dir::Left));
         }
+    }
+
+    #[test]
+    fn a_player_of_goals_only_passes_over_a_table_without_goals() {
+        let chain: Board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        assert!(!tables().has_goals());
+        let mut player =
+            WithTables::new(Box::new(Always(Dir::Up)), tables(), 0.0, 0.0).goals_only(true);
+        let answer = player.search(chain, &SearchLimits::default());
+        assert_eq!((answer.dir, answer.table), (Some(Dir::Up), TableUse::None));
+        assert_eq!(player.table_moves(), 0);
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub mod signature;
 pub use limits::{LimitsError, SearchLimits, SearchResult, TableUse};
 pub use player::Player;
 pub use registry::{
-    check_player, create_player, option_matches, tables_in_use, PlayerError, PlayerInfo,
-    PlayerSpec, DEFAULT_PLAYER, PLAYERS,
+    check_player, create_player, option_matches, resolve_player, tables_in_use, PlayerError,
+    PlayerInfo, PlayerSpec, DEFAULT_PLAYER, FORMATION_OPTIONS, PLAYERS,
 };
 pub use search::{spawn_model, TimePlan};

@@ -83,6 +83,31 @@ fn the_cut_searches_less_and_plays_whole_games() {
 }
 
 #[test]
+fn pruning_by_depth_is_macroxues_bound_at_each_depth() {
+    let search = |spec: &str, depth| {
+        let mut player = create_player(&spec.parse().unwrap(), 0).unwrap();
+        let board = "1024 512 256 128/512 256 8 0/64 2 0 0/2 0 0 0"
+            .parse()
+            .unwrap();
+        player.search(board, &SearchLimits::with_depth(depth))
+    };
+    // At depth d the bound is 1/2^(d+4): 1/128 at 3, 1/256 at 4; the same search.
+    for (depth, bound) in [(3, "0.0078125"), (4, "0.00390625")] {
+        let by_depth = search("expectimax:eval=lines,prune=depth", depth);
+        let fixed = search(&format!("expectimax:eval=lines,prune={bound}"), depth);
+        assert_eq!(by_depth.dir_values, fixed.dir_values, "depth {depth}");
+        assert_eq!(by_depth.nodes, fixed.nodes, "depth {depth}");
+    }
+    // The default bound, 1/10,000, cuts less at depth 3.
+    let default = search("expectimax:eval=lines", 3);
+    assert!(default.nodes > search("expectimax:eval=lines,prune=depth", 3).nodes);
+    let err = create_player(&"expectimax:prune=deep".parse().unwrap(), 0)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("a probability or depth"), "{err}");
+}
+
+#[test]
 fn players_pass_on_lost_boards() {
     let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
     for name in [

@@ -163,7 +163,8 @@ pub struct AiArgs {
     pub threads: Option<usize>,
     /// Endgame tables (the player's `tables` option): a folder of them, `off`, or
     /// `auto`, the default player's default: the tables folder of `ai2048 tables
-    /// build`, when it holds tables.
+    /// build`, when it holds tables. With a formation's block tables (the default
+    /// set), the default player is the formation player.
     #[arg(long, value_name = "DIR|auto|off")]
     pub tables: Option<String>,
 }

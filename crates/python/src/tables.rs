@@ -87,19 +87,37 @@ impl PyTable {
     /// Builds the table of ``pattern`` to ``target`` into the file ``path``, on all
     /// cores, and opens it; a file that holds that table already is opened as it is,
     /// and one that holds another is an error, unless ``force`` (build it again). The
-    /// values are ``f32``, or ``u16`` with ``compact``. A build stopped by Ctrl-C keeps
-    /// its progress beside the file (``PATH.partial``, saved every minute and when
+    /// values are stored as ``encoding`` says: ``"f32"`` (the default, 4 bytes a
+    /// state), ``"u16"`` (65535ths, 2 bytes; ``compact=True`` is the same) or ``"u8"``
+    /// (256 levels spaced in log-odds, 1 byte). A build stopped by Ctrl-C keeps its
+    /// progress beside the file (``PATH.partial``, saved every minute and when
     /// stopped), and the same call goes on from there.
     #[staticmethod]
-    #[pyo3(signature = (pattern, target, path, *, compact = false, force = false))]
+    #[pyo3(signature = (pattern, target, path, *, compact = false, encoding = None, force = false))]
     fn build(
         py: Python<'_>,
         pattern: &str,
         target: u32,
         path: PathBuf,
         compact: bool,
+        encoding: Option<&str>,
         force: bool,
     ) -> PyResult<PyTable> {
+        let encoding = match (encoding, compact) {
+            (None, false) | (Some("f32"), false) => Encoding::F32,
+            (None, true) | (Some("u16"), _) => Encoding::U16,
+            (Some("u8"), false) => Encoding::U8,
+            (Some(e @ ("f32" | "u8")), true) => {
+                return Err(value_error(format!(
+                    "compact=True is encoding=\"u16\"; it cannot be encoding={e:?}"
+                )))
+            }
+            (Some(other), _) => {
+                return Err(value_error(format!(
+                    "encoding {other:?} is not \"f32\", \"u16\" or \"u8\""
+                )))
+            }
+        };
         let layout = layout_of(pattern, target)?;
         match existing(&path, &layout) {
             _ if force => {}
@@ -114,11 +132,6 @@ impl PyTable {
             Existing::Built => return PyTable::open(path),
             Existing::Absent => {}
         }
-        let encoding = if compact {
-            Encoding::U16
-        } else {
-            Encoding::F32
-        };
         let outcome = run_stoppable(py, None, |stop| {
             build(&layout, &path, encoding, CHECKPOINT, |_| {
                 !stop.load(Ordering::Relaxed)

@@ -133,6 +133,22 @@ def test_a_built_file_opens_to_the_same_answers(tmp_path: Path) -> None:
         assert (p is None) == (want is None)
         if p is not None:
             assert p == pytest.approx(want, abs=1 / 65535)
+    # encoding= names the same u16, or the byte of u8: a quarter of f32's values.
+    u16 = Table.build(PATTERN, TARGET, tmp_path / "u16.table", encoding="u16")
+    assert (tmp_path / "u16.table").read_bytes() == (tmp_path / "compact.table").read_bytes()
+    u8 = Table.build(PATTERN, TARGET, tmp_path / "u8.table", encoding="u8")
+    values = full_size - (tmp_path / "u8.table").stat().st_size
+    assert values == 3 * u8.states
+    for direction, p in u8.query(board).items():
+        want = solved.query(board)[direction]
+        assert (p is None) == (want is None)
+        if p is not None:
+            assert p == pytest.approx(want, abs=0.02)
+    refused = [({"encoding": "f16"}, "is not"), ({"encoding": "u8", "compact": True}, "cannot be")]
+    for bad, message in refused:
+        with pytest.raises(ValueError, match=message):
+            Table.build(PATTERN, TARGET, tmp_path / "bad.table", **bad)
+    assert not (tmp_path / "bad.table").exists()
 
 
 def test_bad_patterns_targets_and_files_are_refused_with_what_is_wrong(tmp_path: Path) -> None:

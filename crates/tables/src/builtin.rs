@@ -73,15 +73,13 @@ pub const FORMATIONS: [Formation; 8] = [
     },
 ];
 
-/// The tables `ai2048 tables build` builds when none is named.
-pub const DEFAULT_SET: [&str; 6] = [
-    "snake8-64",
-    "snake8-128",
-    "snake8-256",
-    "snake8-512",
-    "snake7-64",
-    "snake7-128",
-];
+/// The tables `ai2048 tables build` builds when none is named: macroxue's two block
+/// formations, for which the default player becomes the formation player
+/// (`ai2048_ai::resolve_player`). The 11-cell block to 256 builds each new tile
+/// beside a block of five; the 10-cell block to 256 and 512 carries a block of six
+/// from 8192 on (without it, 16384 in 38% of games at depth 4, not 83%). 3.7 GiB
+/// on disk, under 7 minutes on 2 cores.
+pub const DEFAULT_SET: [&str; 3] = ["block11-256", "block10-512", "block10-256"];
 
 /// A built-in table: its name, formation and layout.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -64,6 +64,10 @@ macro_rules! with_eval_options {
                 "tables-from",
                 "tables are consulted only once the board holds this tile (default 16384)",
             ),
+            (
+                "tables-goals",
+                "true: consult only the tables with goals, a formation's block (default false; the formation player's true)",
+            ),
         ]
     };
 }
@@ -81,7 +85,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
             ),
             (
                 "prune",
-                "skip chance branches less likely than this (default 0.0001; 0 = off)"
+                "skip chance branches less likely than this (default 0.0001; 0 = off; depth: 1/2^(d+4) at each depth d, macroxue's rule)"
             ),
             (
                 "tt-mb",

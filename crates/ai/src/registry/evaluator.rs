@@ -59,6 +59,20 @@ pub(super) fn eval_config(
     Ok(config)
 }
 
+/// Whether option `key` describes a hand-made evaluation: `eval`, `weights`,
+/// `symmetric` or `w.NAME`.
+fn is_eval_option(key: &str) -> bool {
+    ["eval", "weights", "symmetric"].contains(&key) || key.starts_with("w.")
+}
+
+/// Whether `spec` names its evaluation: an evaluation's option, or a network's
+/// (`network`, `ceiling`).
+pub(super) fn names_evaluation(spec: &PlayerSpec) -> bool {
+    spec.options
+        .iter()
+        .any(|(k, _)| is_eval_option(k) || k == "network" || k == "ceiling")
+}
+
 /// The name `eval=` gives the built-in network ([`crate::ntuple::builtin`]).
 pub(crate) const BUILTIN_EVAL: &str = "network";
 
@@ -77,16 +91,14 @@ pub(super) fn evaluator(
     spec: &PlayerSpec,
     default_eval: &str,
 ) -> Result<Arc<dyn Evaluator>, PlayerError> {
-    let eval_option =
-        |k: &str| ["eval", "weights", "symmetric"].contains(&k) || k.starts_with("w.");
     let Some(path) = spec.option("network") else {
         let named = spec.option("eval");
-        let unnamed = !spec.options.iter().any(|(k, _)| eval_option(k));
+        let unnamed = !spec.options.iter().any(|(k, _)| is_eval_option(k));
         if named == Some(BUILTIN_EVAL) {
             if let Some((key, _)) = spec
                 .options
                 .iter()
-                .find(|(k, _)| eval_option(k) && k != "eval")
+                .find(|(k, _)| is_eval_option(k) && k != "eval")
             {
                 return Err(PlayerError::bad_option(
                     spec,
@@ -117,7 +129,7 @@ pub(super) fn evaluator(
         }
         return Ok(eval_config(spec, default_eval)?.build());
     };
-    if let Some((key, _)) = spec.options.iter().find(|(k, _)| eval_option(k)) {
+    if let Some((key, _)) = spec.options.iter().find(|(k, _)| is_eval_option(k)) {
         return Err(PlayerError::bad_option(
             spec,
             key,

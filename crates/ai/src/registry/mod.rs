@@ -6,11 +6,13 @@
 
 mod catalog;
 mod evaluator;
+mod formation;
 mod options;
 mod spec;
 mod tables;
 
 pub use catalog::{option_matches, PlayerInfo, PLAYERS};
+pub use formation::{resolve_player, FORMATION_OPTIONS};
 pub use spec::{PlayerError, PlayerSpec};
 pub use tables::tables_in_use;
 
@@ -44,11 +46,14 @@ pub const DEFAULT_PLAYER: &str = "expectimax";
 /// # Ok::<(), ai2048_ai::PlayerError>(())
 /// ```
 pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
+    let spec = &*resolve_player(spec)?;
     Recipe::new(spec)?;
     tables::tables_for(spec).map(|_| ())
 }
 
-/// Creates the player `spec` names, drawing any randomness from `seed`.
+/// Creates the player `spec` names, drawing any randomness from `seed`: the player of
+/// [`resolve_player`]'s spec, which for an expectimax player that consults tables of
+/// a formation's block and names no evaluation is the formation player.
 ///
 /// # Errors
 ///
@@ -63,6 +68,7 @@ pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
 /// # Ok::<(), ai2048_ai::PlayerError>(())
 /// ```
 pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+    let spec = &*resolve_player(spec)?;
     let player: Box<dyn Player> = match Recipe::new(spec)? {
         Recipe::Random => Box::new(RandomPlayer::new(seed)),
         Recipe::Greedy(eval) => Box::new(GreedyPlayer::new(eval)),
@@ -72,7 +78,11 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         Recipe::Replica(config) => Box::new(Replica::new(config)),
     };
     Ok(match tables::tables_for(spec)? {
-        Some(t) => Box::new(WithTables::new(player, t.tables, t.min, t.slack).from_tile(t.from)),
+        Some(t) => Box::new(
+            WithTables::new(player, t.tables, t.min, t.slack)
+                .from_tile(t.from)
+                .goals_only(t.goals_only),
+        ),
         None => player,
     })
 }
@@ -96,8 +106,14 @@ impl Recipe {
                 name: spec.name.clone(),
             })?;
         for (key, _) in &spec.options {
-            let table_option =
-                ["tables", "tables-min", "tables-slack", "tables-from"].contains(&key.as_str());
+            let table_option = [
+                "tables",
+                "tables-min",
+                "tables-slack",
+                "tables-from",
+                "tables-goals",
+            ]
+            .contains(&key.as_str());
             if !table_option && !info.options.iter().any(|(k, _)| option_matches(k, key)) {
                 return Err(PlayerError::UnknownOption {
                     player: info.name.to_owned(),

@@ -48,7 +48,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(depth) = ranged(spec, "depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
         config.depth = Some(depth);
     }
-    if let Some(p) = ranged(spec, "prune", "a probability", 0.0..=1.0)? {
+    if spec.option("prune") == Some("depth") {
+        config.prune_by_depth = true;
+    } else if let Some(p) = ranged(spec, "prune", "a probability or depth", 0.0..=1.0)? {
         config.min_probability = p;
     }
     if let Some(mb) = ranged::<usize>(spec, "tt-mb", "a size in MiB", 0..=16 * 1024)? {

@@ -19,6 +19,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
     let what = "a tile from 2 to 131072";
     let from = parse_option::<u32>(spec, "tables-from", what)?.unwrap_or(DEFAULT_FROM);
+    let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
     if !matches!(ai2048_engine::exponent_of_tile(from.into()), Ok(e) if e > 0) {
         return Err(PlayerError::bad_option(
             spec,
@@ -41,6 +42,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         min,
         slack,
         from,
+        goals_only,
     }))
 }
 
@@ -76,6 +78,7 @@ pub(crate) struct TablesUse {
     pub(crate) min: f64,
     pub(crate) slack: f64,
     pub(crate) from: u32,
+    pub(crate) goals_only: bool,
 }
 
 /// Option `key` as a probability, `default` when absent.

@@ -350,7 +350,12 @@ pub(crate) fn run_config(
 
 /// One line on what was benchmarked.
 fn describe(c: &BenchConfig) -> String {
-    let mut line = format!("ai2048 bench: ai {}, {} games", c.player, c.games);
+    // The formation player is the default player's spec with more options: say so.
+    let played = match ai2048_ai::resolve_player(&c.player) {
+        Ok(spec) if *spec != c.player => format!("{} (plays as {spec})", c.player),
+        _ => c.player.to_string(),
+    };
+    let mut line = format!("ai2048 bench: ai {played}, {} games", c.games);
     if c.first_game > 0 {
         line += &format!(" from game {}", c.first_game);
     }

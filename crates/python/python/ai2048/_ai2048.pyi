@@ -289,10 +289,12 @@ class Table:
         path: str | os.PathLike[str],
         *,
         compact: bool = False,
+        encoding: Literal["f32", "u16", "u8"] | None = None,
         force: bool = False,
     ) -> Table:
         """Builds the table into a file (resumable after Ctrl-C; opened as it is if built
-        already, unless ``force``) and opens it."""
+        already, unless ``force``) and opens it; its values stored as ``encoding`` says
+        (``f32`` unless told, ``compact`` is ``u16``)."""
     @property
     def pattern(self) -> str: ...
     @property

@@ -27,8 +27,14 @@ pub struct ExpectimaxConfig {
     /// `default_time`.
     pub depth: Option<u32>,
     /// A chance branch whose probability from the root falls below this is evaluated
-    /// instead of searched (0 turns pruning off).
+    /// instead of searched (0 turns pruning off). See also `prune_by_depth`.
     pub min_probability: f32,
+    /// Instead of `min_probability`, prune at each depth `d` of the iterative
+    /// deepening the branches less likely than 1/2^(d+4) (macroxue's rule: 1/256 at
+    /// depth 4), so that each deeper search also looks at less likely spawns; with a
+    /// fixed bound, the bound and not the depth ends the tree once the depth is past
+    /// a few layers, and deeper iterations add little but time.
+    pub prune_by_depth: bool,
     /// Slots of the transposition table (0 turns it off). 16 bytes each.
     pub tt_slots: usize,
     /// Slots of the cache of leaf values, per thread (0 turns it off; 16 bytes each):
@@ -83,6 +89,7 @@ impl Default for ExpectimaxConfig {
         ExpectimaxConfig {
             depth: None,
             min_probability: 1e-4,
+            prune_by_depth: false,
             tt_slots: 1 << 22,
             leaf_slots: 1 << 14,
             four_probability: 0.1,
@@ -212,6 +219,11 @@ struct Search<'a, E> {
     leaves: Option<&'a mut LeafCache>,
     /// A chance node reached with a probability below this is evaluated, not expanded.
     min_probability: f32,
+    /// What a probability is multiplied by for the transposition table: 1 under a
+    /// fixed bound, and the inverse of the bound when it changes with the depth, so
+    /// that an entry records how far above the bound of its own search it was reached
+    /// (which is what decides how much under it was cut).
+    tt_scale: f32,
     /// The probability that a spawn is a 2.
     p2: f32,
     /// The probability that a spawn is a 4 (0 to search 2s alone).
@@ -277,7 +289,7 @@ impl<E: Leaf> Search<'_, E> {
             };
         }
         if let Some(tt) = &self.tt {
-            if let Some(v) = tt.probe(board, depth, prob) {
+            if let Some(v) = tt.probe(board, depth, prob * self.tt_scale) {
                 return v;
             }
         }
@@ -304,7 +316,7 @@ impl<E: Leaf> Search<'_, E> {
         let value = sum / n;
         if !self.aborted {
             if let Some(tt) = &mut self.tt {
-                tt.store(board, depth, prob, value);
+                tt.store(board, depth, prob * self.tt_scale, value);
             }
         }
         value
@@ -401,11 +413,11 @@ impl Player for Expectimax {
     }
 }
 
-/// A search from `root`.
+/// A search from `root`, `depth` chance layers deep.
 fn new_search<'a, E: Leaf>(
     config: &ExpectimaxConfig,
     eval: E,
-    root: Board,
+    (root, depth): (Board, u32),
     (tt, leaves): (Option<&'a mut TransTable>, Option<&'a mut LeafCache>),
     deadline: Option<Instant>,
 ) -> Search<'a, E> {
@@ -415,11 +427,19 @@ fn new_search<'a, E: Leaf>(
     } else {
         f32::NEG_INFINITY
     };
+    // 2^(depth + 4), a power of two: probabilities keep their classes' order.
+    let (min_probability, tt_scale) = if config.prune_by_depth {
+        let scale = (depth.min(100) as f32 + 4.0).exp2();
+        (1.0 / scale, scale)
+    } else {
+        (config.min_probability, 1.0)
+    };
     Search {
         eval,
         tt,
         leaves,
-        min_probability: config.min_probability,
+        min_probability,
+        tt_scale,
         p2: 1.0 - p4,
         p4,
         cut,
@@ -450,7 +470,7 @@ impl Expectimax {
             return self.root_parallel(board, depth, eval, deadline);
         }
         let caches = (self.tts.first_mut(), self.leaves.first_mut());
-        let mut search = new_search(&self.config, eval, board, caches, deadline);
+        let mut search = new_search(&self.config, eval, (board, depth), caches, deadline);
         let values = search.root(board, depth);
         (values, search.nodes)
     }
@@ -500,7 +520,7 @@ impl Expectimax {
                 .map(|caches| {
                     let (tasks, counter) = (&tasks, &counter);
                     scope.spawn(move || {
-                        let mut search = new_search(config, eval, board, caches, deadline);
+                        let mut search = new_search(config, eval, (board, depth), caches, deadline);
                         let mut done = Vec::new();
                         loop {
                             let i = counter.fetch_add(1, Ordering::Relaxed);
