@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use super::evaluator::names_evaluation;
-use super::{tables, PlayerError, PlayerSpec, DEFAULT_PLAYER};
+use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 
 /// The options the formation player adds before a spec's own: the evaluation that
 /// keeps a block in the corner, the cut of lines of play that broke it, the tables
@@ -43,7 +43,7 @@ pub fn resolve_player(spec: &PlayerSpec) -> Result<Cow<'_, PlayerSpec>, PlayerEr
     if spec.name != DEFAULT_PLAYER || names_evaluation(spec) {
         return Ok(Cow::Borrowed(spec));
     }
-    let has_goals = tables::tables_for(spec)?.is_some_and(|t| t.tables.has_goals());
+    let has_goals = tables_in_use(spec)?.is_some_and(|t| t.has_goals());
     if !has_goals {
         return Ok(Cow::Borrowed(spec));
     }

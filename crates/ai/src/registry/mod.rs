@@ -106,14 +106,7 @@ impl Recipe {
                 name: spec.name.clone(),
             })?;
         for (key, _) in &spec.options {
-            let table_option = [
-                "tables",
-                "tables-min",
-                "tables-slack",
-                "tables-from",
-                "tables-goals",
-            ]
-            .contains(&key.as_str());
+            let table_option = tables::OPTIONS.contains(&key.as_str());
             if !table_option && !info.options.iter().any(|(k, _)| option_matches(k, key)) {
                 return Err(PlayerError::UnknownOption {
                     player: info.name.to_owned(),

@@ -10,6 +10,15 @@ use crate::{PlayerError, PlayerSpec};
 use super::options::parse_option;
 use super::DEFAULT_PLAYER;
 
+/// The options every player takes for its tables, read by [`tables_for`].
+pub(crate) const OPTIONS: [&str; 5] = [
+    "tables",
+    "tables-min",
+    "tables-slack",
+    "tables-from",
+    "tables-goals",
+];
+
 /// The tables `spec` asks for, with the probability from which to play their moves:
 /// `None` when it plays without. `tables=off`, `auto` (the default player's default:
 /// the user's tables folder, if any table is built there; `$AI2048_TABLES=off` turns
