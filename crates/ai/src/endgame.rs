@@ -12,14 +12,16 @@
 use std::sync::Arc;
 
 use ai2048_engine::{Board, Dir};
-use ai2048_tables::Table;
+use ai2048_tables::{Distilled, Layout, Table};
 
 use crate::{Player, SearchLimits, SearchResult, TableUse};
 
-/// A set of solved tables, shared by every player and thread of a process.
+/// A set of solved tables, and of distilled ones ([`Distilled`]: the tables' moves
+/// for the states games meet most), shared by every player and thread of a process.
 #[derive(Debug, Default)]
 pub struct EndgameTables {
     tables: Vec<(String, Table)>,
+    distilled: Vec<(String, Arc<Distilled>)>,
 }
 
 /// A table's answer for a board: the best move, its success probability, and every
@@ -83,19 +85,63 @@ impl EndgameTables {
     /// ```
     #[must_use]
     pub fn new(tables: Vec<(String, Table)>) -> EndgameTables {
-        EndgameTables { tables }
+        EndgameTables {
+            tables,
+            distilled: Vec::new(),
+        }
     }
 
-    /// How many tables the set holds.
+    /// The same set with a distilled table named `name` as well: it answers a board
+    /// that no full table of the set answers, if it kept the board's state.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ai2048_ai::endgame::EndgameTables;
+    /// use ai2048_tables::{Distiller, Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse()?, 16)?);
+    /// let full = [("snake8-16".to_owned(), table)];
+    /// let board = "8192 4096 2048 1024/16 32 64 128/8 0 0 0/0 0 0 8".parse()?;
+    /// let mut distiller = Distiller::new(&full);
+    /// distiller.record(board);
+    /// let distilled = Arc::new(distiller.finish(1 << 20)?.0);
+    /// let tables = EndgameTables::default().with_distilled("met".to_owned(), distilled);
+    /// let answer = tables.best(board).expect("the board's state was kept");
+    /// assert_eq!(answer.table, "met:snake8-16");
+    /// assert_eq!(Some(answer.dir), full[0].1.play_query(board).unwrap().best().map(|b| b.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_distilled(mut self, name: String, distilled: Arc<Distilled>) -> EndgameTables {
+        self.distilled.push((name, distilled));
+        self
+    }
+
+    /// How many tables the set holds, a distilled table counting as one.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.tables.len()
+        self.tables.len() + self.distilled.len()
     }
 
     /// Whether the set holds no table.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
+        self.len() == 0
+    }
+
+    /// The full tables of the set, each with its name: what a [`Distiller`] counts the
+    /// states of.
+    ///
+    /// [`Distiller`]: ai2048_tables::Distiller
+    #[must_use]
+    pub fn tables(&self) -> &[(String, Table)] {
+        &self.tables
+    }
+
+    /// Whether the set holds distilled tables alone, no full one.
+    #[must_use]
+    pub fn is_distilled(&self) -> bool {
+        self.tables.is_empty() && !self.distilled.is_empty()
     }
 
     /// Whether a table of the set has goals: a formation's block, answered by
@@ -103,14 +149,18 @@ impl EndgameTables {
     /// ([`crate::resolve_player`]).
     #[must_use]
     pub fn has_goals(&self) -> bool {
+        let distilled = self.distilled.iter().flat_map(|(_, d)| d.layouts());
         self.tables
             .iter()
-            .any(|(_, t)| t.layout().pattern().has_goals())
+            .map(|(_, t)| t.layout())
+            .chain(distilled)
+            .any(|l| l.pattern().has_goals())
     }
 
-    /// The tables' names.
+    /// The tables' names, then the distilled tables'.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.tables.iter().map(|(n, _)| n.as_str())
+        let distilled = self.distilled.iter().map(|(n, _)| n.as_str());
+        self.tables.iter().map(|(n, _)| n.as_str()).chain(distilled)
     }
 
     /// The likeliest answer of the tables whose formation and chain (or block, for a
@@ -143,6 +193,29 @@ impl EndgameTables {
                 });
             }
         }
+        if best.is_some() {
+            return best;
+        }
+        let accept = |layout: &Layout| !goals_only || layout.pattern().has_goals();
+        for (name, distilled) in &self.distilled {
+            let Some(answer) = distilled.answer_among(board, accept) else {
+                continue;
+            };
+            if best
+                .as_ref()
+                .is_none_or(|b| answer.probability > b.probability)
+            {
+                let mut moves = [None; 4];
+                moves[answer.dir as usize] = Some(answer.probability);
+                let part = distilled.names().nth(answer.part).unwrap_or_default();
+                best = Some(TableMove {
+                    table: format!("{name}:{part}"),
+                    dir: answer.dir,
+                    probability: answer.probability,
+                    moves,
+                });
+            }
+        }
         best
     }
 }
@@ -153,14 +226,15 @@ mod files {
     use std::path::{Path, PathBuf};
     use std::sync::{Arc, Mutex};
 
-    use ai2048_tables::Table;
+    use ai2048_tables::{Distilled, Table};
 
     use super::EndgameTables;
 
     impl EndgameTables {
-        /// Opens every finished table (`*.table`) in `dir`, checking each one's checksum;
-        /// an unfinished build (`*.table.partial`) is not a table yet. A folder that
-        /// does not exist holds no tables.
+        /// Opens every finished table (`*.table`) in `dir`, checking each one's checksum,
+        /// and every distilled table (`*.dt`); an unfinished build (`*.table.partial`)
+        /// is not a table yet. A folder that does not exist holds no tables; `dir` may
+        /// also be a distilled table's file.
         ///
         /// # Errors
         ///
@@ -169,6 +243,10 @@ mod files {
         pub fn open_dir(dir: &Path) -> Result<EndgameTables, String> {
             if !dir.exists() {
                 return Ok(EndgameTables::default());
+            }
+            if dir.is_file() {
+                let (name, distilled) = EndgameTables::open_distilled(dir)?;
+                return Ok(EndgameTables::default().with_distilled(name, distilled));
             }
             let paths = ai2048_tables::table_files(dir)
                 .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
@@ -184,7 +262,39 @@ mod files {
                     .into_owned();
                 tables.push((name, table));
             }
-            Ok(EndgameTables { tables })
+            let mut set = EndgameTables::new(tables);
+            for path in EndgameTables::distilled_files(dir)? {
+                let (name, distilled) = EndgameTables::open_distilled(&path)?;
+                set = set.with_distilled(name, distilled);
+            }
+            Ok(set)
+        }
+
+        /// Reads the distilled table at `path` (a whole file of a few megabytes,
+        /// checked), named by its file's stem.
+        ///
+        /// # Errors
+        ///
+        /// A file that cannot be read or is not a sound distilled table.
+        pub fn open_distilled(path: &Path) -> Result<(String, Arc<Distilled>), String> {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let distilled =
+                Distilled::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let name = path.file_stem().unwrap_or_default().to_string_lossy();
+            Ok((name.into_owned(), Arc::new(distilled)))
+        }
+
+        /// The distilled tables (`*.dt`) in `dir`, in order of name.
+        fn distilled_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+            let entries = std::fs::read_dir(dir)
+                .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "dt"))
+                .collect();
+            paths.sort();
+            Ok(paths)
         }
 
         /// The tables of `dir`, opened once a process: every player made afterwards

@@ -423,3 +423,66 @@ fn a_table_is_built_or_converted_in_another_encoding_and_still_answers() {
         "cannot be used with",
     );
 }
+
+#[test]
+fn tables_are_distilled_from_games_into_a_file_the_players_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = build(
+        "xxxx/xxxx/t.../....",
+        "16",
+        &dir.path().join("snake8-16.table"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let file = dir.path().join("small.dt");
+    let distill = |games: &str, extra: &[&str]| {
+        let args = [
+            "distill",
+            "-q",
+            "--dir",
+            path(dir.path()),
+            "--out",
+            path(&file),
+        ];
+        let quick = ["--games", games, "--depth", "0", "--jobs", "1"];
+        tables(&[&args[..], &quick, extra].concat())
+    };
+    let out = distill("2", &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("2 games") && text(&out.stdout).contains("small.dt"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(file.is_file() && !ai2048_tables::partial_path(&file).exists());
+    let distilled = ai2048_tables::Distilled::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(distilled.names().collect::<Vec<_>>(), ["snake8-16"]);
+    // A player reads it as a table.
+    let board = "16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0";
+    let hint = ai2048(&["hint", board, "--depth", "0", "--tables", path(&file)]);
+    assert!(hint.status.success(), "{}", text(&hint.stderr));
+
+    // A stopped run's file that is not one, or of other settings: refused, saying so.
+    let partial = ai2048_tables::partial_path(&file);
+    std::fs::write(&partial, b"not saved counts").unwrap();
+    let err = assert_fails(&distill("2", &[]), "not a stopped distillation");
+    assert!(err.contains("delete it"), "{err}");
+    std::fs::remove_file(&partial).unwrap();
+    // No full tables to distil, a size of nothing, no games.
+    let empty = tempfile::tempdir().unwrap();
+    assert_fails(
+        &tables(&["distill", "-q", "--dir", path(empty.path()), "--games", "1"]),
+        "holds no full tables",
+    );
+    assert_fails(&distill("2", &["--max-mib", "0"]), "--max-mib 0 is not");
+    assert_fails(&distill("0", &[]), "nothing to distil");
+    // A damaged distilled table is refused by the players, with its name.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xFF;
+    let damaged = dir.path().join("damaged.dt");
+    std::fs::write(&damaged, &bytes).unwrap();
+    assert_fails(
+        &ai2048(&["hint", board, "--tables", path(&damaged)]),
+        "damaged.dt",
+    );
+}

@@ -294,6 +294,86 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Whether the image of a board (exponents in reading order, as the table sees
+    /// them) is one a player trusts this table with: [`Layout::holds_block`] for a
+    /// table with goals, [`Layout::chains`] for one without.
+    pub(crate) fn accepts(&self, image: &[u8; 16]) -> bool {
+        if self.pattern.has_goals() {
+            self.holds_block(image)
+        } else {
+            self.chains(image)
+        }
+    }
+
+    /// Whether the image's fixed tiles make a chain that the target joins: from the
+    /// smallest up each larger than the last and beside it, the smallest the target,
+    /// beside a target cell, and every moving cell beside it a target cell or a capped
+    /// one (see [`crate::Table::chain_query`]).
+    pub(crate) fn chains(&self, exps: &[u8; 16]) -> bool {
+        let pattern = self.pattern;
+        let target = self.target;
+        let mut fixed: Vec<usize> = (0..16).filter(|&i| pattern.is_fixed(i)).collect();
+        fixed.sort_by_key(|&i| exps[i]);
+        // From the smallest up, each fixed tile larger than the last and beside it.
+        let chained = fixed
+            .windows(2)
+            .all(|w| exps[w[0]] < exps[w[1]] && neighbours(w[0]).any(|n| n == w[1]));
+        if !chained || fixed.first().is_some_and(|&i| exps[i] != target) {
+            return false;
+        }
+        // The fixed target: every moving cell beside it a target cell or a capped
+        // one, so that no target merges into it before it counts.
+        (0..16).any(|i| {
+            pattern.is_fixed(i)
+                && exps[i] == target
+                && neighbours(i).any(|n| pattern.is_target(n))
+                && neighbours(i)
+                    .all(|n| pattern.is_fixed(n) || pattern.is_target(n) || pattern.cap(n) > 0)
+        })
+    }
+
+    /// Whether the image's fixed tiles stand as a block that no moving tile can merge
+    /// with before a goal is met, and no goal is met already (see
+    /// [`crate::Table::block_query`]).
+    pub(crate) fn holds_block(&self, exps: &[u8; 16]) -> bool {
+        let pattern = self.pattern;
+        let target = self.target;
+        let mut anchor = target;
+        for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
+            for n in neighbours(i) {
+                if pattern.is_fixed(n) {
+                    if exps[n] == exps[i] {
+                        return false;
+                    }
+                } else {
+                    anchor = anchor.min(exps[i]);
+                }
+            }
+        }
+        let fits = (0..16)
+            .filter(|&i| !pattern.is_fixed(i))
+            .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)));
+        fits && !pattern
+            .goals()
+            .any(|g| g.cells().all(|(i, k)| exps[i] == target.saturating_sub(k)))
+    }
+}
+
+/// The cells beside cell `i`, in a row or a column.
+fn neighbours(i: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (i / 4, i % 4);
+    [
+        (r.wrapping_sub(1), c),
+        (r + 1, c),
+        (r, c.wrapping_sub(1)),
+        (r, c + 1),
+    ]
+    .into_iter()
+    .filter(|&(r, c)| r < 4 && c < 4)
+    .map(|(r, c)| 4 * r + c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

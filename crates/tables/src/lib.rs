@@ -11,6 +11,8 @@
 //!   the tables built unless others are named.
 //! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
 //!   real boards under the eight symmetries ([`Table::query`]).
+//! - [`Distiller`] and [`Distilled`]: the best moves of the states games meet most, in
+//!   a few megabytes, for a build that carries no full table.
 //!
 //! # The semantics
 //!
@@ -56,6 +58,7 @@ macro_rules! message_error {
 
 mod build;
 mod builtin;
+mod distilled;
 mod file;
 mod goal;
 mod layout;
@@ -72,6 +75,7 @@ pub use build::{
 #[cfg(not(target_arch = "wasm32"))]
 pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
+pub use distilled::{Distilled, DistilledAnswer, DistilledError, Distiller, DISTILLED_VERSION};
 pub use file::{
     header_len, read_header, read_values, reencode, table_files, write_table, Encoding, Header,
     TableFileError, GOALS_HEADER_LEN, HEADER_LEN, VERSION,

@@ -166,7 +166,7 @@ impl Table {
     /// symmetry.
     #[must_use]
     pub fn query(&self, board: Board) -> Option<Query> {
-        best_of(self.queries(board, |_| true))
+        best_of(self.queries(board, |_| true)).map(|(_, q)| q)
     }
 
     /// As [`Table::query`], but only through the symmetries under which the board's
@@ -192,39 +192,25 @@ impl Table {
     /// ```
     #[must_use]
     pub fn chain_query(&self, board: Board) -> Option<Query> {
-        let pattern = self.layout.pattern();
-        let target = self.layout.target_exponent();
-        best_of(self.queries(board, |exps| {
-            let mut fixed: Vec<usize> = (0..16).filter(|&i| pattern.is_fixed(i)).collect();
-            fixed.sort_by_key(|&i| exps[i]);
-            // From the smallest up, each fixed tile larger than the last and beside it.
-            let chained = fixed
-                .windows(2)
-                .all(|w| exps[w[0]] < exps[w[1]] && neighbours(w[0]).any(|n| n == w[1]));
-            if !chained || fixed.first().is_some_and(|&i| exps[i] != target) {
-                return false;
-            }
-            // The fixed target: every moving cell beside it a target cell or a capped
-            // one, so that no target merges into it before it counts.
-            (0..16).any(|i| {
-                pattern.is_fixed(i)
-                    && exps[i] == target
-                    && neighbours(i).any(|n| pattern.is_target(n))
-                    && neighbours(i)
-                        .all(|n| pattern.is_fixed(n) || pattern.is_target(n) || pattern.cap(n) > 0)
-            })
-        }))
+        let layout = &self.layout;
+        best_of(self.queries(board, move |image| layout.chains(image))).map(|(_, q)| q)
     }
 
     /// The answer a player trusts: [`Table::block_query`] for a table with goals,
     /// [`Table::chain_query`] for one without.
     #[must_use]
     pub fn play_query(&self, board: Board) -> Option<Query> {
-        if self.layout.pattern().has_goals() {
-            self.block_query(board)
-        } else {
-            self.chain_query(board)
-        }
+        self.play_state(board).map(|(_, q)| q)
+    }
+
+    /// As [`Table::play_query`], with the index of the state the board is to the
+    /// table through the answer's symmetry: the key under which a distilled table
+    /// ([`crate::Distilled`]) keeps the answer.
+    #[must_use]
+    pub fn play_state(&self, board: Board) -> Option<(u64, Query)> {
+        let layout = &self.layout;
+        let answers = self.queries(board, move |image| layout.accepts(image));
+        best_of(answers)
     }
 
     /// As [`Table::query`], but only through the symmetries under which the board's
@@ -250,28 +236,8 @@ impl Table {
     /// ```
     #[must_use]
     pub fn block_query(&self, board: Board) -> Option<Query> {
-        let pattern = self.layout.pattern();
-        let target = self.layout.target_exponent();
-        best_of(self.queries(board, move |exps| {
-            let mut anchor = target;
-            for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
-                for n in neighbours(i) {
-                    if pattern.is_fixed(n) {
-                        if exps[n] == exps[i] {
-                            return false;
-                        }
-                    } else {
-                        anchor = anchor.min(exps[i]);
-                    }
-                }
-            }
-            let fits = (0..16)
-                .filter(|&i| !pattern.is_fixed(i))
-                .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)));
-            fits && !pattern
-                .goals()
-                .any(|g| g.cells().all(|(i, k)| exps[i] == target.saturating_sub(k)))
-        }))
+        let layout = &self.layout;
+        best_of(self.queries(board, move |image| layout.holds_block(image))).map(|(_, q)| q)
     }
 
     /// The answer through each symmetry under which `board` matches and its image (the
@@ -280,7 +246,7 @@ impl Table {
         &'a self,
         board: Board,
         accept: impl Fn(&[u8; 16]) -> bool + 'a,
-    ) -> impl Iterator<Item = Query> + 'a {
+    ) -> impl Iterator<Item = (u64, Query)> + 'a {
         let exps = board.exponents();
         Symmetry::ALL.into_iter().filter_map(move |sym| {
             let image = transform(&exps, sym);
@@ -294,42 +260,29 @@ impl Table {
             for dir in Dir::ALL {
                 moves[dir as usize] = seen[sym.dir(dir) as usize];
             }
-            Some(Query {
+            let query = Query {
                 symmetry: sym,
                 moves,
-            })
+            };
+            Some((self.layout.index(state), query))
         })
     }
 }
 
-/// The answer whose best move is best, the first of equals.
-fn best_of(queries: impl Iterator<Item = Query>) -> Option<Query> {
-    let mut best: Option<(f64, Query)> = None;
-    for query in queries {
-        let top = query.best().map_or(-1.0, |(_, p)| p);
+/// The answer whose best move is best, the first of equals, with its state's index.
+fn best_of<T>(answers: impl Iterator<Item = (T, Query)>) -> Option<(T, Query)> {
+    let mut best: Option<(f64, (T, Query))> = None;
+    for answer in answers {
+        let top = answer.1.best().map_or(-1.0, |(_, p)| p);
         if best.as_ref().is_none_or(|(b, _)| top > *b) {
-            best = Some((top, query));
+            best = Some((top, answer));
         }
     }
-    best.map(|(_, q)| q)
-}
-
-/// The cells beside cell `i`, in a row or a column.
-fn neighbours(i: usize) -> impl Iterator<Item = usize> {
-    let (r, c) = (i / 4, i % 4);
-    [
-        (r.wrapping_sub(1), c),
-        (r + 1, c),
-        (r, c.wrapping_sub(1)),
-        (r, c + 1),
-    ]
-    .into_iter()
-    .filter(|&(r, c)| r < 4 && c < 4)
-    .map(|(r, c)| 4 * r + c)
+    best.map(|(_, a)| a)
 }
 
 /// The exponents of the board that `sym` makes of `exps`.
-fn transform(exps: &[u8; 16], sym: Symmetry) -> [u8; 16] {
+pub(crate) fn transform(exps: &[u8; 16], sym: Symmetry) -> [u8; 16] {
     let mut out = [0u8; 16];
     for (i, &e) in exps.iter().enumerate() {
         out[sym.cell(i)] = e;

@@ -117,11 +117,13 @@ fn auto(spec: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
 #[cfg(not(target_arch = "wasm32"))]
 fn folder(spec: &PlayerSpec, dir: &str) -> Result<Arc<EndgameTables>, PlayerError> {
     let path = std::path::Path::new(dir);
-    if !path.is_dir() {
+    if !path.is_dir() && !path.is_file() {
         return Err(PlayerError::bad_option(
             spec,
             "tables",
-            format!("{dir} is not a folder (off, auto, or a folder of tables)"),
+            format!(
+                "{dir} is not a folder (off, auto, a folder of tables, or a distilled table's file)"
+            ),
         ));
     }
     let tables =

@@ -22,6 +22,10 @@ pub enum TablesCommand {
     /// Write a finished table again in another encoding (u8 halves a built-in
     /// table's size), in place or to --out; its checksum is checked on the way.
     Convert(TablesConvertArgs),
+    /// Distil the tables into a few megabytes: play seeded games with the tables, and
+    /// keep the tables' moves for the states those games met most often (what a
+    /// build without the full tables plays from).
+    Distill(TablesDistillArgs),
 }
 
 /// How a table file stores its values (`--encoding`).
@@ -140,4 +144,34 @@ pub struct TablesQueryArgs {
     /// leaves the table) instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `ai2048 tables distill`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesDistillArgs {
+    #[command(flatten)]
+    pub dir: TablesDirArgs,
+    /// The file to write (default: distilled.dt in the tables folder, where every
+    /// player that reads the folder finds it).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub games: u64,
+    /// The seed of the games: game i is played from derive_seed(SEED, i), as `bench`
+    /// plays them.
+    #[arg(long, default_value_t = 0x0D15_7111)]
+    pub seed: u64,
+    /// The depth the player searches at.
+    #[arg(long, default_value_t = 3, value_name = "D")]
+    pub depth: u32,
+    /// The most bytes the distilled table may take, in MiB.
+    #[arg(long, default_value_t = 8.0, value_name = "MIB")]
+    pub max_mib: f64,
+    /// Games played at once (default: all cores).
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

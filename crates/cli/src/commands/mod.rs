@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod distill;
 pub mod engine;
 pub mod hint;
 pub mod net;

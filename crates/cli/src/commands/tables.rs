@@ -35,10 +35,11 @@ pub fn run(command: &TablesCommand) -> Result<Outcome> {
         TablesCommand::Verify(args) => done(verify(args)),
         TablesCommand::Query(args) => done(query(args)),
         TablesCommand::Convert(args) => done(convert(args)),
+        TablesCommand::Distill(args) => super::distill::run(args),
     }
 }
 
-fn dir_of(args: &TablesDirArgs) -> PathBuf {
+pub(crate) fn dir_of(args: &TablesDirArgs) -> PathBuf {
     args.dir.clone().unwrap_or_else(default_dir)
 }
 
@@ -66,7 +67,7 @@ fn open(table: &TablesFileArgs) -> Result<Table> {
 }
 
 /// Bytes as the largest unit that keeps a number of at least 1: `1.4 GiB`.
-fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     let units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
     let mut value = n as f64;
     let mut unit = 0;
