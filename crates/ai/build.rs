@@ -1,7 +1,8 @@
 //! Embeds the default network, `nets/default.np` at the root of the repository, when
 //! it is there: the library then plays with it by default (see
 //! `ai2048_ai::ntuple::builtin`). Without it the defaults are the hand-made
-//! evaluations.
+//! evaluations. Embeds the distilled endgame table, `tables/distilled.dt`, likewise
+//! (`ai2048_ai::endgame::builtin_distilled`).
 
 use std::path::Path;
 
@@ -19,5 +20,23 @@ fn main() {
         let file = file.canonicalize().expect("an existing file has a path");
         println!("cargo::rustc-cfg=ai2048_builtin_network");
         println!("cargo::rustc-env=AI2048_BUILTIN_NETWORK={}", file.display());
+    }
+
+    // The distilled endgame table, `tables/distilled.dt`, the same way: what the
+    // default player plays the endgame from when no full table is built.
+    println!("cargo::rustc-check-cfg=cfg(ai2048_builtin_distilled)");
+    let tables = root.join("tables");
+    let distilled = tables.join("distilled.dt");
+    println!("cargo::rerun-if-changed={}", tables.display());
+    println!("cargo::rerun-if-changed={}", distilled.display());
+    if distilled.is_file() && !wasm {
+        let file = distilled
+            .canonicalize()
+            .expect("an existing file has a path");
+        println!("cargo::rustc-cfg=ai2048_builtin_distilled");
+        println!(
+            "cargo::rustc-env=AI2048_BUILTIN_DISTILLED={}",
+            file.display()
+        );
     }
 }

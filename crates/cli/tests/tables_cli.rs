@@ -434,7 +434,8 @@ fn tables_are_distilled_from_games_into_a_file_the_players_read() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let file = dir.path().join("small.dt");
-    let distill = |games: &str, extra: &[&str]| {
+    // Random games, to be quick; the default player's are distilled the same way.
+    let distill_by = |ai: &str, games: &str, extra: &[&str]| {
         let args = [
             "distill",
             "-q",
@@ -443,9 +444,10 @@ fn tables_are_distilled_from_games_into_a_file_the_players_read() {
             "--out",
             path(&file),
         ];
-        let quick = ["--games", games, "--depth", "0", "--jobs", "1"];
+        let quick = ["--games", games, "--depth", "0", "--jobs", "1", "--ai", ai];
         tables(&[&args[..], &quick, extra].concat())
     };
+    let distill = |games: &str, extra: &[&str]| distill_by("random", games, extra);
     let out = distill("2", &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
@@ -460,6 +462,29 @@ fn tables_are_distilled_from_games_into_a_file_the_players_read() {
     let board = "16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0";
     let hint = ai2048(&["hint", board, "--depth", "0", "--tables", path(&file)]);
     assert!(hint.status.success(), "{}", text(&hint.stderr));
+
+    // Counts add up over runs, by any player.
+    let counts = dir.path().join("all.counts");
+    let first = distill("2", &["--counts", path(&counts)]);
+    assert!(
+        first.status.success() && counts.is_file(),
+        "{}",
+        text(&first.stderr)
+    );
+    let again = distill_by("greedy:eval=lines", "1", &["--counts", path(&counts)]);
+    assert!(
+        text(&again.stderr).contains("adding to the counts of"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(
+        text(&again.stdout).contains("1 game ("),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_fails(&distill_by("nosuchplayer", "1", &[]), "--ai");
+    std::fs::write(&counts, b"ai2048dc and not counts").unwrap();
+    assert_fails(&distill("1", &["--counts", path(&counts)]), "--counts");
 
     // A stopped run's file that is not one, or of other settings: refused, saying so.
     let partial = ai2048_tables::partial_path(&file);

@@ -270,8 +270,8 @@ impl Table {
 }
 
 /// The answer whose best move is best, the first of equals, with its state's index.
-fn best_of<T>(answers: impl Iterator<Item = (T, Query)>) -> Option<(T, Query)> {
-    let mut best: Option<(f64, (T, Query))> = None;
+fn best_of(answers: impl Iterator<Item = (u64, Query)>) -> Option<(u64, Query)> {
+    let mut best: Option<(f64, (u64, Query))> = None;
     for answer in answers {
         let top = answer.1.best().map_or(-1.0, |(_, p)| p);
         if best.as_ref().is_none_or(|(b, _)| top > *b) {

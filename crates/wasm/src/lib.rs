@@ -11,6 +11,7 @@
 //! | [`engine`] | one line of `ai2048 engine`: `apply`, `legal`, `spawns`, `best` |
 //! | [`players`] | `GET /api/players` |
 //! | [`load_network`] | the built-in network, downloaded by the page when asked for |
+//! | [`load_distilled`] | the distilled endgame table, downloaded likewise |
 //!
 //! So a game replays the same from its seed and moves here as on the server, and a
 //! search at a fixed depth finds the same move. Errors are `{"error":"..."}`, as the
@@ -28,11 +29,13 @@
 
 use std::cell::{Cell, RefCell};
 
+use ai2048_ai::endgame::{builtin_distilled, install_builtin_distilled};
 use ai2048_ai::ntuple::{builtin, install_builtin, packed_info, NTupleNetwork};
 use ai2048_ai::{PlayerSpec, DEFAULT_PLAYER};
 use ai2048_page as page;
 use ai2048_protocol::json::object;
 use ai2048_protocol::Session;
+use ai2048_tables::Distilled;
 use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -192,6 +195,36 @@ pub fn load_network(bytes: &[u8]) -> String {
     }
 }
 
+/// Reads a distilled endgame table (`tables/distilled.dt`, as `ai2048 tables
+/// distill` writes it) and makes it the built-in one, which the default player created
+/// from now on plays the endgame from, as the native build plays from the one it
+/// embeds. The file's checksum is verified. Answers `{"states","tables","bytes"}`, or
+/// `{"error"}` for a file that is not a whole distilled table (the AI then goes on
+/// with what it had).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+#[must_use]
+pub fn load_distilled(bytes: &[u8]) -> String {
+    keep_panic_messages();
+    match Distilled::from_bytes(bytes) {
+        Ok(distilled) => {
+            let states = distilled.len();
+            let tables: Vec<String> = distilled.names().map(str::to_owned).collect();
+            install_builtin_distilled(distilled);
+            // The players made so far play as they were made: start afresh.
+            SESSION.with(|cell| *cell.borrow_mut() = None);
+            json!({"states": states, "tables": tables, "bytes": bytes.len()}).to_string()
+        }
+        Err(e) => error(format!("the distilled table: {e}")),
+    }
+}
+
+/// Whether a distilled endgame table is loaded ([`load_distilled`]).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+#[must_use]
+pub fn has_distilled() -> bool {
+    builtin_distilled().is_some()
+}
+
 /// Whether the built-in network is loaded ([`load_network`]).
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 #[must_use]
@@ -214,6 +247,7 @@ pub fn players() -> String {
         "max_time_ms": MAX_TIME_MS,
         "default_time_ms": 50,
         "network": has_network(),
+        "distilled": has_distilled(),
     })
     .to_string()
 }
@@ -264,6 +298,24 @@ mod tests {
             r#"{"op":"best","board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]],"ai":"greedy:eval=network"}"#,
         );
         assert!(best.contains(r#""dir":"#), "{best}");
+    }
+
+    #[test]
+    fn a_distilled_table_loads_from_its_bytes_and_bad_bytes_are_errors() {
+        use ai2048_tables::{Distiller, Layout, Table};
+        assert!(load_distilled(b"not a table").contains("the distilled table"));
+        let layout = Layout::new("xxxx/xxxx/t.../....".parse().expect("valid"), 16);
+        let full = [("snake8-16".to_owned(), Table::solve(layout.expect("valid")))];
+        let mut distiller = Distiller::new(&full);
+        let board = "8192 4096 2048 1024/16 32 64 128/8 0 0 0/0 0 0 8";
+        assert!(distiller.record(board.parse().expect("a board")));
+        let bytes = distiller.finish(1 << 20).expect("fits").0.to_bytes();
+        let mut damaged = bytes.clone();
+        damaged[bytes.len() / 2] ^= 0x55;
+        assert!(load_distilled(&damaged).contains("error"));
+        let answer: Value = serde_json::from_str(&load_distilled(&bytes)).expect("JSON");
+        assert_eq!(answer["states"], 1, "{answer}");
+        assert!(has_distilled());
     }
 
     #[test]

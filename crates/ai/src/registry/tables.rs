@@ -21,8 +21,9 @@ pub(crate) const OPTIONS: [&str; 5] = [
 
 /// The tables `spec` asks for, with the probability from which to play their moves:
 /// `None` when it plays without. `tables=off`, `auto` (the default player's default:
-/// the user's tables folder, if any table is built there; `$AI2048_TABLES=off` turns
-/// it off) or a folder, which must hold tables.
+/// the user's tables folder, if any table is built there, else the built-in distilled
+/// table if the build has one; `$AI2048_TABLES=off` turns it off) or a folder, which
+/// must hold tables.
 pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerError> {
     let min = probability(spec, "tables-min", 0.0)?;
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
@@ -111,7 +112,10 @@ fn auto(spec: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
     }
     let tables = EndgameTables::shared(&ai2048_tables::default_dir())
         .map_err(|e| PlayerError::bad_option(spec, "tables", e))?;
-    Ok((!tables.is_empty()).then_some(tables))
+    if tables.is_empty() {
+        return Ok(crate::endgame::builtin_distilled());
+    }
+    Ok(Some(tables))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -140,7 +144,7 @@ fn folder(spec: &PlayerSpec, dir: &str) -> Result<Arc<EndgameTables>, PlayerErro
 
 #[cfg(target_arch = "wasm32")]
 fn auto(_: &PlayerSpec) -> Result<Option<Arc<EndgameTables>>, PlayerError> {
-    Ok(None)
+    Ok(crate::endgame::builtin_distilled())
 }
 
 #[cfg(target_arch = "wasm32")]

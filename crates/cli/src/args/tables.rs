@@ -168,6 +168,16 @@ pub struct TablesDistillArgs {
     /// The most bytes the distilled table may take, in MiB.
     #[arg(long, default_value_t = 8.0, value_name = "MIB")]
     pub max_mib: f64,
+    /// The player whose games are watched (default: the default player with the
+    /// folder's tables). Whoever plays, the tables' own answers are what is kept: a
+    /// player of a distilled table (`expectimax:tables=FILE.dt`) shows the states it
+    /// meets where its table has no answer.
+    #[arg(long, value_name = "SPEC")]
+    pub ai: Option<String>,
+    /// Counts to go on from, if the file exists, and to save all the counts to at the
+    /// end: distillations by several players, or of more games, add up.
+    #[arg(long, value_name = "FILE")]
+    pub counts: Option<PathBuf>,
     /// Games played at once (default: all cores).
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,

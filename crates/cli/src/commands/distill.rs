@@ -46,9 +46,27 @@ pub fn run(args: &TablesDistillArgs) -> Result<Outcome> {
             dir.display()
         );
     }
-    let spec: PlayerSpec = format!("expectimax:tables={}", dir.display())
-        .parse()
-        .map_err(|e| anyhow!("{e}"))?;
+    let spec = match &args.ai {
+        Some(ai) => ai.clone(),
+        None => format!("expectimax:tables={}", dir.display()),
+    };
+    let spec: PlayerSpec = spec.parse().map_err(|e| anyhow!("--ai: {e}"))?;
+    ai2048_ai::check_player(&spec).map_err(|e| anyhow!("--ai: {e}"))?;
+    let counted = match &args.counts {
+        Some(path) if path.exists() => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let distiller = Distiller::load(full, &bytes)
+                .map_err(|e| anyhow!("--counts {}: {e}", path.display()))?;
+            eprintln!(
+                "adding to the counts of {} ({} boards)",
+                path.display(),
+                distiller.boards().0
+            );
+            Some(distiller)
+        }
+        _ => None,
+    };
     let mut config = BenchConfig::new(spec);
     config.seed = args.seed;
     config.limits.depth = Some(args.depth);
@@ -163,7 +181,13 @@ pub fn run(args: &TablesDistillArgs) -> Result<Outcome> {
         );
         return Ok(Outcome::Interrupted);
     }
-    let distiller = progress.distiller;
+    let mut distiller = progress.distiller;
+    if let Some(counted) = counted {
+        distiller.merge(counted);
+    }
+    if let Some(path) = &args.counts {
+        write_atomic(path, &distiller.save())?;
+    }
     let (boards, answered) = distiller.boards();
     let states = distiller.states();
     let max_bytes = (args.max_mib * 1024.0 * 1024.0) as usize;
@@ -180,9 +204,10 @@ pub fn run(args: &TablesDistillArgs) -> Result<Outcome> {
         })
         .with_context(|| format!("cannot remove {}", partial.display()))?;
     let share = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+    let games = if played == 1 { "game" } else { "games" };
     println!(
-        "{played} games, {boards} boards ({:.0} s this run); the tables answered {answered} \
-         ({:.1}%), {states} different states",
+        "{played} {games} ({:.0} s this run); of {boards} boards counted, the tables \
+         answered {answered} ({:.1}%), {states} different states",
         start.elapsed().as_secs_f64(),
         share(answered, boards),
     );

@@ -341,6 +341,47 @@ fn list(args: &TablesDirArgs) -> Result<()> {
             writeln!(out, "  {name:<24} {}", status(&p))?;
         }
     }
+    list_distilled(&mut out, &dir)?;
+    Ok(())
+}
+
+/// The distilled tables: the one built into this build, and those in the folder.
+fn list_distilled(out: &mut impl Write, dir: &Path) -> Result<()> {
+    writeln!(
+        out,
+        "
+distilled tables (`ai2048 tables distill`):"
+    )?;
+    match ai2048_ai::endgame::builtin_distilled_len() {
+        Some(len) => writeln!(
+            out,
+            "  {:<24} {}, played from when the folder holds no table",
+            ai2048_ai::endgame::BUILTIN_DISTILLED,
+            bytes(len as u64)
+        )?,
+        None => writeln!(out, "  this build has none built in")?,
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "dt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    for path in paths {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let what = match std::fs::read(&path).map(|b| ai2048_tables::Distilled::from_bytes(&b)) {
+            Ok(Ok(d)) => {
+                let tables: Vec<&str> = d.names().collect();
+                format!("{} states of {}", d.len(), tables.join(", "))
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => format!("cannot be read: {e}"),
+        };
+        writeln!(out, "  {name:<24} {what}")?;
+    }
     Ok(())
 }
 

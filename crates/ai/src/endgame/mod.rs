@@ -16,6 +16,12 @@ use ai2048_tables::{Distilled, Layout, Table};
 
 use crate::{Player, SearchLimits, SearchResult, TableUse};
 
+mod builtin;
+
+pub use builtin::{
+    builtin_distilled, builtin_distilled_len, install_builtin_distilled, BUILTIN_DISTILLED,
+};
+
 /// A set of solved tables, and of distilled ones ([`Distilled`]: the tables' moves
 /// for the states games meet most), shared by every player and thread of a process.
 #[derive(Debug, Default)]
