@@ -7,7 +7,10 @@
 //! merge with ([`ai2048_tables::Table::block_query`]); among the
 //! tables that answer, the one whose best move is likeliest to succeed decides. Its
 //! best move replaces the searched one when that is clearly worse by the table (see
-//! [`WithTables`]).
+//! [`WithTables`]). Where no full table answers, a distilled table
+//! ([`ai2048_tables::Distilled`]: the tables' moves for the states games met most)
+//! answers with its move if it kept the board's state; the library embeds one when
+//! the build finds `tables/distilled.dt` ([`builtin_distilled`]).
 
 use std::sync::Arc;
 
