@@ -500,6 +500,8 @@ fn tables_are_distilled_from_games_into_a_file_the_players_read() {
     );
     assert_fails(&distill("2", &["--max-mib", "0"]), "--max-mib 0 is not");
     assert_fails(&distill("0", &[]), "nothing to distil");
+    let deep = ["distill", "-q", "--dir", path(dir.path()), "--depth", "21"];
+    assert_fails(&tables(&deep), "--depth 21 is above 20");
     // A damaged distilled table is refused by the players, with its name.
     let mut bytes = std::fs::read(&file).unwrap();
     let middle = bytes.len() / 2;

@@ -315,14 +315,8 @@ impl Distilled {
         let count = r.u32()?;
         let mut parts = Vec::new();
         for _ in 0..count {
-            let name_len = usize::from(r.take(1)?[0]);
-            let name = String::from_utf8(r.take(name_len)?.to_vec())
-                .map_err(|_| bad("a table's name is not UTF-8"))?;
-            let rest = &r.bytes[r.at..];
-            let header = Header::from_bytes(std::path::Path::new(&name), rest)
-                .map_err(|e| bad(&format!("the table {name}'s header: {e}")))?;
-            r.take(header_len(&header.layout))?;
-            let mut part = Part::new(name, header.layout)?;
+            let (name, layout) = r.table().map_err(|e| bad(&e))?;
+            let mut part = Part::new(name, layout)?;
             let entries = r.u32()? as usize;
             let starts = r.u32()? as usize;
             if starts != part.starts.len() {
@@ -384,6 +378,19 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
+    }
+
+    /// A table's name and layout, as [`push_name`] and [`table_header`] wrote them;
+    /// the error says what is wrong, for the caller to say where.
+    fn table(&mut self) -> Result<(String, Layout), String> {
+        let truncated = |_| "truncated".to_owned();
+        let len = usize::from(self.take(1).map_err(truncated)?[0]);
+        let name = self.take(len).map_err(truncated)?;
+        let name = String::from_utf8(name.to_vec()).map_err(|_| "a table's name is not UTF-8")?;
+        let header = Header::from_bytes(std::path::Path::new(&name), &self.bytes[self.at..])
+            .map_err(|e| format!("the table {name}'s header: {e}"))?;
+        self.take(header_len(&header.layout)).map_err(truncated)?;
+        Ok((name, header.layout))
     }
 
     fn u64(&mut self) -> Result<u64, DistilledError> {
@@ -544,12 +551,7 @@ impl<'a> Distiller<'a> {
         let names: Vec<&str> = tables.iter().map(|(n, _)| n.as_str()).collect();
         let mut saved = Vec::new();
         for _ in 0..count {
-            let len = usize::from(r.take(1)?[0]);
-            let name = String::from_utf8_lossy(r.take(len)?).into_owned();
-            let header = Header::from_bytes(std::path::Path::new(&name), &r.bytes[r.at..])
-                .map_err(|e| bad(&format!("the table {name}'s header: {e}")))?;
-            r.take(header_len(&header.layout))?;
-            saved.push((name, header.layout));
+            saved.push(r.table().map_err(|e| bad(&e))?);
         }
         let same = saved.len() == tables.len()
             && saved

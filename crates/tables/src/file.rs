@@ -474,9 +474,37 @@ fn write_chunks(
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn table_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    files_ending(dir, "table", |_| true)
+}
+
+/// The distilled tables in `dir` (files named `*.dt`, [`crate::Distilled`]), in order
+/// of name.
+///
+/// # Errors
+///
+/// A folder that cannot be read.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("b.dt"), b"")?;
+/// std::fs::write(dir.path().join("a.table"), b"")?;
+/// std::fs::create_dir(dir.path().join("c.dt"))?;
+/// let names: Vec<_> = ai2048_tables::distilled_files(dir.path())?
+///     .into_iter()
+///     .map(|p| p.file_name().unwrap().to_owned())
+///     .collect();
+/// assert_eq!(names, ["b.dt"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn distilled_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    files_ending(dir, "dt", |p| p.is_file())
+}
+
+/// The paths in `dir` with extension `ext` that pass `keep`, in order of name.
+fn files_ending(dir: &Path, ext: &str, keep: impl Fn(&Path) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "table"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext) && keep(p))
         .collect();
     paths.sort();
     Ok(paths)

@@ -77,8 +77,8 @@ pub use builtin::default_dir;
 pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
 pub use distilled::{Distilled, DistilledAnswer, DistilledError, Distiller, DISTILLED_VERSION};
 pub use file::{
-    header_len, read_header, read_values, reencode, table_files, write_table, Encoding, Header,
-    TableFileError, GOALS_HEADER_LEN, HEADER_LEN, VERSION,
+    distilled_files, header_len, read_header, read_values, reencode, table_files, write_table,
+    Encoding, Header, TableFileError, GOALS_HEADER_LEN, HEADER_LEN, VERSION,
 };
 pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};

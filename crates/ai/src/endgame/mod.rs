@@ -272,7 +272,9 @@ mod files {
                 tables.push((name, table));
             }
             let mut set = EndgameTables::new(tables);
-            for path in EndgameTables::distilled_files(dir)? {
+            let distilled = ai2048_tables::distilled_files(dir)
+                .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
+            for path in distilled {
                 let (name, distilled) = EndgameTables::open_distilled(&path)?;
                 set = set.with_distilled(name, distilled);
             }
@@ -292,18 +294,6 @@ mod files {
                 Distilled::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             let name = path.file_stem().unwrap_or_default().to_string_lossy();
             Ok((name.into_owned(), Arc::new(distilled)))
-        }
-
-        /// The distilled tables (`*.dt`) in `dir`, in order of name.
-        fn distilled_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-            let entries = std::fs::read_dir(dir)
-                .map_err(|e| format!("cannot read the tables folder {}: {e}", dir.display()))?;
-            let mut paths: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "dt"))
-                .collect();
-            paths.sort();
-            Ok(paths)
         }
 
         /// The tables of `dir`, opened once a process: every player made afterwards

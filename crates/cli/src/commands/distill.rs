@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ai2048_ai::endgame::EndgameTables;
-use ai2048_ai::PlayerSpec;
+use ai2048_ai::{PlayerSpec, SearchLimits};
 use ai2048_bench::{play_game_watched, BenchConfig};
 use ai2048_tables::{Distiller, Table};
 use anyhow::{anyhow, bail, Context, Result};
@@ -69,11 +69,9 @@ pub fn run(args: &TablesDistillArgs) -> Result<Outcome> {
     };
     let mut config = BenchConfig::new(spec);
     config.seed = args.seed;
-    config.limits.depth = Some(args.depth);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .clamp(1, 256);
+    config.limits = SearchLimits::from_user(Some(args.depth.into()), None, None, None)
+        .map_err(|e| anyhow!(e.message("--depth")))?;
+    let jobs = BenchConfig::jobs_from_user(args.jobs, "--jobs")?;
     let names: Vec<&str> = full.iter().map(|(n, _)| n.as_str()).collect();
     eprintln!(
         "distilling {} from {} games at depth {} (seed {}, {jobs} at once) into {}",

@@ -361,16 +361,7 @@ distilled tables (`ai2048 tables distill`):"
         )?,
         None => writeln!(out, "  this build has none built in")?,
     }
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "dt"))
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.sort();
-    for path in paths {
+    for path in ai2048_tables::distilled_files(dir).unwrap_or_default() {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let what = match std::fs::read(&path).map(|b| ai2048_tables::Distilled::from_bytes(&b)) {
             Ok(Ok(d)) => {
