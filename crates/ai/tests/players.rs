@@ -74,6 +74,19 @@ fn the_cut_searches_less_and_plays_whole_games() {
     // else every line would be, and the search would play greedily.
     let scatter = "2 32 4 16/64 0 16 2/4 16 0 64/16 2 8 0";
     assert_eq!(nodes(scatter, true), nodes(scatter, false));
+    // With `cut-from`, a root whose largest tile is smaller is searched uncut.
+    let from = |tile: u32| {
+        let spec = format!("expectimax:eval=lines,cut=true,cut-from={tile}");
+        let mut player = create_player(&spec.parse().unwrap(), 0).unwrap();
+        player.search(block.parse().unwrap(), &limits).nodes
+    };
+    assert_eq!(from(2048), without);
+    assert_eq!(from(1024), with);
+    for bad in ["1000", "0", "x"] {
+        let spec = format!("expectimax:cut=true,cut-from={bad}");
+        let err = create_player(&spec.parse().unwrap(), 0).err().unwrap();
+        assert!(err.to_string().contains("cut-from"), "{err}");
+    }
     // `play` checks every move is legal, and that the lost board gets no move.
     play(
         "expectimax:eval=lines,cut=true",

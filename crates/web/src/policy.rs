@@ -27,6 +27,7 @@ const WEB_OPTIONS: &[&str] = &[
     "c",
     "playout",
     "cut",
+    "cut-from",
     "ceiling",
 ];
 

@@ -128,6 +128,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "cut",
                 "true: value a board the evaluation calls hopeless from the root as it is, unsearched (macroxue's cut; with eval=lines) (default false)"
             ),
+            (
+                "cut-from",
+                "the cut applies once the board holds this tile (default 2: always)"
+            ),
         ),
     },
     PlayerInfo {

@@ -87,6 +87,19 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(cut) = parse_option(spec, "cut", "true or false")? {
         config.cut = cut;
     }
+    let what = "a tile from 2 to 131072";
+    if let Some(tile) = parse_option::<u32>(spec, "cut-from", what)? {
+        match ai2048_engine::exponent_of_tile(tile.into()) {
+            Ok(e) if e > 0 => config.cut_from = e,
+            _ => {
+                return Err(PlayerError::bad_option(
+                    spec,
+                    "cut-from",
+                    format!("{tile} is not {what}"),
+                ))
+            }
+        }
+    }
     Ok(config)
 }
 

@@ -79,6 +79,11 @@ pub struct ExpectimaxConfig {
     /// same strength at depth 4). The transposition table may then hold values cut
     /// under an earlier move's bound, as macroxue's cache does.
     pub cut: bool,
+    /// The exponent of the tile from which [`ExpectimaxConfig::cut`] applies: a root
+    /// whose largest tile is smaller is searched uncut. In the opening the cut's bound
+    /// (twice the largest tile's weight, for `lines`) is near every board's score, and
+    /// cutting there plays little better than greedily, where the search is cheap.
+    pub cut_from: u8,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
@@ -100,6 +105,7 @@ impl Default for ExpectimaxConfig {
             time_plan: TimePlan::default(),
             depth_growth: 4.0,
             cut: false,
+            cut_from: 1,
         }
     }
 }
@@ -422,7 +428,7 @@ fn new_search<'a, E: Leaf>(
     deadline: Option<Instant>,
 ) -> Search<'a, E> {
     let p4 = config.four_probability.clamp(0.0, 1.0);
-    let cut = if config.cut {
+    let cut = if config.cut && root.max_exponent() >= config.cut_from {
         eval.cut_below(root)
     } else {
         f32::NEG_INFINITY
