@@ -22,6 +22,22 @@ pub(crate) fn parse_option<T: FromStr>(
         .transpose()
 }
 
+/// Reads option `key` as a tile from 2 to 131072, giving its exponent.
+pub(crate) fn tile_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, PlayerError> {
+    let what = "a tile from 2 to 131072";
+    let Some(tile) = parse_option::<u32>(spec, key, what)? else {
+        return Ok(None);
+    };
+    match ai2048_engine::exponent_of_tile(tile.into()) {
+        Ok(e) if e > 0 => Ok(Some(e)),
+        _ => Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("{tile} is not {what}"),
+        )),
+    }
+}
+
 /// Reads option `key` as a number within `range`.
 fn ranged<T>(
     spec: &PlayerSpec,
@@ -87,18 +103,8 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(cut) = parse_option(spec, "cut", "true or false")? {
         config.cut = cut;
     }
-    let what = "a tile from 2 to 131072";
-    if let Some(tile) = parse_option::<u32>(spec, "cut-from", what)? {
-        match ai2048_engine::exponent_of_tile(tile.into()) {
-            Ok(e) if e > 0 => config.cut_from = e,
-            _ => {
-                return Err(PlayerError::bad_option(
-                    spec,
-                    "cut-from",
-                    format!("{tile} is not {what}"),
-                ))
-            }
-        }
+    if let Some(e) = tile_option(spec, "cut-from")? {
+        config.cut_from = e;
     }
     Ok(config)
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::endgame::EndgameTables;
 use crate::{PlayerError, PlayerSpec};
 
-use super::options::parse_option;
+use super::options::{parse_option, tile_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
@@ -27,16 +27,8 @@ pub(crate) const OPTIONS: [&str; 5] = [
 pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerError> {
     let min = probability(spec, "tables-min", 0.0)?;
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
-    let what = "a tile from 2 to 131072";
-    let from = parse_option::<u32>(spec, "tables-from", what)?.unwrap_or(DEFAULT_FROM);
+    let from = tile_option(spec, "tables-from")?.map_or(DEFAULT_FROM, |e| 1 << e);
     let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
-    if !matches!(ai2048_engine::exponent_of_tile(from.into()), Ok(e) if e > 0) {
-        return Err(PlayerError::bad_option(
-            spec,
-            "tables-from",
-            format!("{from} is not {what}"),
-        ));
-    }
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
