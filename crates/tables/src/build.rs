@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::file::{read_header, read_values, with_suffix, write_table, Encoding, TableFileError};
+use crate::file::{read_bytes, read_header, with_suffix, write_bytes, Encoding, TableFileError};
 use crate::layout::Layout;
-use crate::solve::solve_layers;
+use crate::rank::LayerIndex;
+use crate::solve::{solve_layer, Layer, Rules};
 
 /// How far a build has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,16 +77,28 @@ pub fn existing(path: &Path, layout: &Layout) -> Existing {
     }
 }
 
-/// The memory a build of `layout` needs at its peak, in bytes: a value a state, and the
-/// largest layer's states and values at once.
+/// The memory a build of `layout` in `encoding` needs at its peak, in bytes: every
+/// state's value in `encoding`, the three layers it holds as `f32` (the one it solves
+/// and the two above it), and the index of the layers' states.
+///
+/// ```
+/// use ai2048_tables::{build_memory, Encoding, Layout};
+///
+/// let layout = Layout::new("xxxx/xxxx/xx../..tt".parse()?, 64)?;
+/// let (f32, u8) = (build_memory(&layout, Encoding::F32), build_memory(&layout, Encoding::U8));
+/// assert!(f32 > 4 * layout.len() && u8 > layout.len() && u8 < f32);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[must_use]
-pub fn build_memory(layout: &Layout) -> u64 {
+pub fn build_memory(layout: &Layout, encoding: Encoding) -> u64 {
     let largest = layout.layer_sizes().into_iter().max().unwrap_or(0);
-    4 * layout.len() + 12 * largest + (1 << 20)
+    let values = encoding.width() as u64 * layout.len();
+    values + 12 * largest + LayerIndex::memory(layout) + (1 << 20)
 }
 
 /// Builds the table of `layout` into `path` in `encoding`, on every thread of rayon's
-/// pool. (The progress of a stopped build is kept as `f32`, whatever the encoding.)
+/// pool, a layer at a time: the build holds every state's value in `encoding`, and only
+/// three layers as `f32` (see [`build_memory`]).
 ///
 /// If [`partial_path`] holds a stopped build of the same table, the build goes on from
 /// there. Every `checkpoint` the progress so far is saved there (written whole, as
@@ -110,8 +123,8 @@ pub fn build_memory(layout: &Layout) -> u64 {
 ///
 /// # Errors
 ///
-/// A partial file of another table, or one that is damaged, and any error reading or
-/// writing the files.
+/// A partial file of another table or encoding, or one that is damaged, and any error
+/// reading or writing the files.
 pub fn build(
     layout: &Layout,
     path: &Path,
@@ -124,34 +137,30 @@ pub fn build(
     }
     let partial = partial_path(path);
     let sizes = layout.layer_sizes();
-    let (mut values, from) = if partial.exists() {
-        let (header, values) = read_values(&partial)?;
-        if &header.layout != layout {
-            return Err(TableFileError::Invalid(
-                partial,
-                format!(
-                    "holds a build of another table ({} to {}): remove it to build {} to {}",
-                    header.layout.pattern(),
-                    header.layout.target(),
-                    layout.pattern(),
-                    layout.target()
-                ),
-            ));
-        }
-        (values, header.layers_left.checked_sub(1))
+    let index = LayerIndex::new(layout);
+    let top = layout.top_layer();
+    let (mut bytes, mut above, layers_left) = if partial.exists() {
+        let (bytes, layers_left, mut low) = resumed(layout, encoding, &partial)?;
+        let high = low.split_off(sizes.get(layers_left as usize).map_or(0, |&n| n as usize));
+        let above = [
+            Layer::new(&index, layers_left, low),
+            Layer::new(&index, layers_left + 1, high),
+        ];
+        (bytes, above, layers_left)
     } else {
-        (zeros(layout, path)?, Some(layout.top_layer()))
+        let above = [
+            Layer::new(&index, top + 1, Vec::new()),
+            Layer::new(&index, top + 2, Vec::new()),
+        ];
+        (zeros(layout, encoding, path)?, above, top + 1)
     };
-    let Some(from) = from else {
-        write_table(path, layout, encoding, 0, &values)?;
-        std::fs::remove_file(&partial).ok();
-        return Ok(BuildOutcome::Finished);
-    };
-    let mut states_done: u64 = sizes[from as usize + 1..].iter().sum();
+    let rules = Rules::new(layout);
+    let mut states_done: u64 = sizes[layers_left as usize..].iter().sum();
     let mut last_save = Instant::now();
-    let mut stopped = None;
-    let mut failed = None;
-    solve_layers(layout, &mut values, from, |layer, values| {
+    for layer in (0..layers_left).rev() {
+        let solved = solve_layer(&rules, &index, layer, &above);
+        store(&index, &solved, encoding, &mut bytes);
+        above[1] = std::mem::replace(&mut above[0], solved);
         states_done += sizes[layer as usize];
         let go_on = progress(&BuildProgress {
             layer,
@@ -159,31 +168,76 @@ pub fn build(
             states: layout.len(),
         });
         if layer > 0 && (!go_on || last_save.elapsed() >= checkpoint) {
-            if let Err(e) = write_table(&partial, layout, Encoding::F32, layer, values) {
-                failed = Some(e);
-                return false;
-            }
+            let tail = [above[0].values.as_slice(), above[1].values.as_slice()];
+            write_bytes(&partial, layout, encoding, layer, &bytes, tail)?;
             last_save = Instant::now();
+            if !go_on {
+                return Ok(BuildOutcome::Stopped { layers_left: layer });
+            }
         }
-        if !go_on && layer > 0 {
-            stopped = Some(layer);
-        }
-        go_on
-    });
-    if let Some(e) = failed {
-        return Err(e);
     }
-    if let Some(layers_left) = stopped {
-        return Ok(BuildOutcome::Stopped { layers_left });
-    }
-    write_table(path, layout, encoding, 0, &values)?;
+    write_bytes(path, layout, encoding, 0, &bytes, [&[], &[]])?;
     std::fs::remove_file(&partial).ok();
     Ok(BuildOutcome::Finished)
 }
 
-/// A value for every state of `layout`, all 0, or an error naming `path` where the
+/// The progress of a stopped build of `layout` saved in `partial`: every state's value
+/// in `encoding`, the layers left, and the `f32` values of the two lowest layers
+/// solved.
+fn resumed(
+    layout: &Layout,
+    encoding: Encoding,
+    partial: &Path,
+) -> Result<(Vec<u8>, u64, Vec<f32>), TableFileError> {
+    let invalid = |what: String| TableFileError::Invalid(partial.to_owned(), what);
+    let (header, bytes, tail) = read_bytes(partial).map_err(|e| match e {
+        TableFileError::Invalid(_, what) => invalid(format!(
+            "{what}: not a build's progress this version can go on with; remove it to \
+             build the table from the start"
+        )),
+        e @ TableFileError::Io(..) => e,
+    })?;
+    if &header.layout != layout {
+        return Err(invalid(format!(
+            "holds a build of another table ({} to {}): remove it to build {} to {}",
+            header.layout.pattern(),
+            header.layout.target(),
+            layout.pattern(),
+            layout.target()
+        )));
+    }
+    if header.encoding != encoding {
+        return Err(invalid(format!(
+            "holds a build in {}, not {encoding}: build in {} to go on with it, or remove \
+             it to build in {encoding} from the start",
+            header.encoding, header.encoding
+        )));
+    }
+    if header.layers_left > layout.top_layer() + 1 {
+        return Err(invalid(format!(
+            "says {} layers are left, where the table has {}",
+            header.layers_left,
+            layout.top_layer() + 1
+        )));
+    }
+    Ok((bytes, header.layers_left, tail))
+}
+
+/// Writes the values of `layer` into `bytes` (every state's value in `encoding`, by
+/// index).
+fn store(index: &LayerIndex, layer: &Layer, encoding: Encoding, bytes: &mut [u8]) {
+    let width = encoding.width();
+    let mut values = layer.values.iter();
+    for row in index.rows(&layer.places) {
+        for ((i, _), &v) in index.row(row).zip(&mut values) {
+            encoding.put_at(v, &mut bytes[i as usize * width..]);
+        }
+    }
+}
+
+/// Every state's value in `encoding`, all 0, or an error naming `path` where the
 /// memory cannot be had (a table far too large for the machine), not an abort.
-fn zeros(layout: &Layout, path: &Path) -> Result<Vec<f32>, TableFileError> {
+fn zeros(layout: &Layout, encoding: Encoding, path: &Path) -> Result<Vec<u8>, TableFileError> {
     let too_large = || {
         TableFileError::Invalid(
             path.to_owned(),
@@ -195,9 +249,12 @@ fn zeros(layout: &Layout, path: &Path) -> Result<Vec<f32>, TableFileError> {
             ),
         )
     };
-    let len = usize::try_from(layout.len()).map_err(|_| too_large())?;
-    let mut values = Vec::new();
-    values.try_reserve_exact(len).map_err(|_| too_large())?;
-    values.resize(len, 0f32);
-    Ok(values)
+    let len = usize::try_from(layout.len())
+        .ok()
+        .and_then(|n| n.checked_mul(encoding.width()))
+        .ok_or_else(too_large)?;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| too_large())?;
+    bytes.resize(len, 0);
+    Ok(bytes)
 }

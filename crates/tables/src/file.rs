@@ -12,14 +12,16 @@
 //! | 18 | version 4: how many goals the pattern holds |
 //! | 24..32 | how many states (values) follow |
 //! | 32..40 | how many layers are left to solve: 0 in a finished table |
-//! | 40..44 | the CRC-32 of the values |
+//! | 40..44 | the CRC-32 of the values (and of an unfinished build's layers) |
 //! | 44..52 | versions 2 and 3: the pattern's caps, nibble `i` cell `i`'s ([`Pattern::caps`]) |
 //! | 60..64 | the CRC-32 of bytes 0..60 (and 64..128 in version 4) |
 //! | 64..128 | version 4: the goals, 8 bytes each ([`crate::Goal::bits`]), the unused ones zero |
 //!
-//! Everything else is zero. A file is written whole to a temporary name beside its
-//! own and renamed over it, so a reader sees the old file or the new one, never half
-//! of one.
+//! Everything else in the header is zero. An unfinished build's file (layers left to
+//! solve) holds after the values the `f32` values of its two lowest solved layers, in
+//! their own order, and the checksum covers them too. A file is written whole to a
+//! temporary name beside its own and renamed over it, so a reader sees the old file or
+//! the new one, never half of one.
 
 use core::fmt;
 use std::fs::{self, File};
@@ -136,11 +138,19 @@ impl Encoding {
 
     /// Appends the bytes of `v` to `out`.
     fn put(self, v: f32, out: &mut Vec<u8>) {
+        let at = out.len();
+        out.resize(at + self.width(), 0);
+        self.put_at(v, &mut out[at..]);
+    }
+
+    /// Writes the bytes of `v` at the start of `out`.
+    #[inline]
+    pub(crate) fn put_at(self, v: f32, out: &mut [u8]) {
         match self {
-            Encoding::F32 => out.extend_from_slice(&v.to_le_bytes()),
+            Encoding::F32 => out[..4].copy_from_slice(&v.to_le_bytes()),
             Encoding::U16 => {
                 let q = (f64::from(v) * 65535.0).round().clamp(0.0, 65535.0) as u16;
-                out.extend_from_slice(&q.to_le_bytes());
+                out[..2].copy_from_slice(&q.to_le_bytes());
             }
             Encoding::U8 => {
                 let levels = Encoding::u8_levels();
@@ -151,7 +161,7 @@ impl Encoding {
                 } else {
                     above
                 };
-                out.push(q as u8);
+                out[0] = q as u8;
             }
         }
     }
@@ -347,15 +357,34 @@ impl Header {
         })
     }
 
-    /// The whole file's length in bytes.
+    /// The whole file's length in bytes: the header, the values, and in an unfinished
+    /// build the `f32` values of its two lowest solved layers.
     #[must_use]
     pub fn file_len(&self) -> u64 {
-        self.encoding.file_len(&self.layout)
+        self.encoding.file_len(&self.layout) + 4 * self.tail_len()
+    }
+
+    /// How many `f32` follow the values in an unfinished build's file: the values of
+    /// the lowest solved layer and of the one above it, in the order of
+    /// [`crate::rank::LayerIndex`], from which the build goes on exactly.
+    pub(crate) fn tail_len(&self) -> u64 {
+        if self.layers_left == 0 {
+            return 0;
+        }
+        let sizes = self.layout.layer_sizes();
+        let at = |l: u64| {
+            usize::try_from(l)
+                .ok()
+                .and_then(|l| sizes.get(l))
+                .copied()
+                .unwrap_or(0)
+        };
+        at(self.layers_left) + at(self.layers_left + 1)
     }
 }
 
-/// Writes `values` in `encoding` with their header to `path`, whole or not at all: to
-/// a temporary file beside it, synced, then renamed over it.
+/// Writes `values` in `encoding` with their header to `path` as a finished table,
+/// whole or not at all: to a temporary file beside it, synced, then renamed over it.
 ///
 /// # Errors
 ///
@@ -364,15 +393,78 @@ pub fn write_table(
     path: &Path,
     layout: &Layout,
     encoding: Encoding,
-    layers_left: u64,
     values: &[f32],
 ) -> Result<(), TableFileError> {
     let mut chunks = values.chunks(1 << 14);
-    write_chunks(path, layout, encoding, layers_left, |out| {
+    write_chunks(path, layout, encoding, |out| {
         out.clear();
         out.extend_from_slice(chunks.next().unwrap_or_default());
         Ok(!out.is_empty())
     })
+}
+
+/// Writes a build's progress to `path` as [`write_table`] writes: `bytes`, every
+/// state's value in `encoding` (those of the layers not yet solved anything), `layers_left`
+/// in the header, and after the values `tail`, the `f32` values of layer `layers_left`
+/// and of the one above it (see [`Header::tail_len`]). With no layer left, and so
+/// no tail, it is the finished table.
+pub(crate) fn write_bytes(
+    path: &Path,
+    layout: &Layout,
+    encoding: Encoding,
+    layers_left: u64,
+    bytes: &[u8],
+    tail: [&[f32]; 2],
+) -> Result<(), TableFileError> {
+    let mut values = bytes.chunks(1 << 20);
+    let mut tail = tail.into_iter().flat_map(|t| t.chunks(1 << 16));
+    write_file(path, layout, encoding, layers_left, |out| {
+        out.clear();
+        if let Some(chunk) = values.next() {
+            out.extend_from_slice(chunk);
+        } else if let Some(chunk) = tail.next() {
+            out.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+        }
+        Ok(!out.is_empty())
+    })
+}
+
+/// Reads a build's progress written by [`write_bytes`], checking its checksum: its
+/// header, its values' bytes, and the tail's `f32` values.
+pub(crate) fn read_bytes(path: &Path) -> Result<(Header, Vec<u8>, Vec<f32>), TableFileError> {
+    let header = read_header(path)?;
+    let io = |e| TableFileError::Io(path.to_owned(), e);
+    let mut file = File::open(path).map_err(io)?;
+    file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
+        .map_err(io)?;
+    let values_len = header.encoding.width() as u64 * header.layout.len();
+    let too_large = || {
+        TableFileError::Invalid(
+            path.to_owned(),
+            format!("its {values_len} bytes of values do not fit this machine's memory"),
+        )
+    };
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(usize::try_from(values_len).map_err(|_| too_large())?)
+        .map_err(|_| too_large())?;
+    Read::by_ref(&mut file)
+        .take(values_len)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let mut tail_bytes = Vec::new();
+    file.read_to_end(&mut tail_bytes).map_err(io)?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&bytes);
+    crc.update(&tail_bytes);
+    if crc.finalize() != header.crc {
+        return Err(damaged(path));
+    }
+    let tail = tail_bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok((header, bytes, tail))
 }
 
 /// Writes the finished table file `src` again to `dst` (which may be `src`) in
@@ -385,7 +477,7 @@ pub fn write_table(
 /// let (src, dst) = (dir.path().join("a.table"), dir.path().join("b.table"));
 /// let layout = Layout::new("xxxx/xxxx/xxxx/xx.t".parse()?, 8)?;
 /// let values: Vec<f32> = (0..layout.len()).map(|i| i as f32 / layout.len() as f32).collect();
-/// write_table(&src, &layout, Encoding::F32, 0, &values)?;
+/// write_table(&src, &layout, Encoding::F32, &values)?;
 /// assert_eq!(reencode(&src, &dst, Encoding::U16)?.encoding, Encoding::U16);
 /// let (_, back) = read_values(&dst)?;
 /// assert!(back.iter().zip(&values).all(|(a, b)| (a - b).abs() < 1e-5));
@@ -401,7 +493,7 @@ pub fn reencode(src: &Path, dst: &Path, encoding: Encoding) -> Result<Header, Ta
     let mut reader = ValueReader::open(src, &header)?;
     // To a temporary file renamed over `dst` at the end: `src` may be `dst`, read on
     // through its open handle.
-    write_chunks(dst, &header.layout, encoding, 0, |values| {
+    write_chunks(dst, &header.layout, encoding, |values| {
         values.clear();
         reader.read_into(values)
     })?;
@@ -409,13 +501,34 @@ pub fn reencode(src: &Path, dst: &Path, encoding: Encoding) -> Result<Header, Ta
 }
 
 /// Writes the values that `next` gives, a chunk a call (it returns `false` when there
-/// are no more), as [`write_table`] writes. An error of `next` abandons the file.
+/// are no more), as a finished table, as [`write_table`] writes. An error of `next`
+/// abandons the file.
 fn write_chunks(
     path: &Path,
     layout: &Layout,
     encoding: Encoding,
-    layers_left: u64,
     mut next: impl FnMut(&mut Vec<f32>) -> Result<bool, TableFileError>,
+) -> Result<(), TableFileError> {
+    let mut values = Vec::with_capacity(1 << 16);
+    write_file(path, layout, encoding, 0, |bytes| {
+        bytes.clear();
+        let more = next(&mut values)?;
+        for &v in &values {
+            encoding.put(v, bytes);
+        }
+        Ok(more)
+    })
+}
+
+/// Writes a table file whose bytes after the header `next` gives, a chunk a call (it
+/// returns `false` when there are no more), whole or not at all: to a temporary file
+/// beside `path`, synced, then renamed over it. An error of `next` abandons the file.
+fn write_file(
+    path: &Path,
+    layout: &Layout,
+    encoding: Encoding,
+    layers_left: u64,
+    mut next: impl FnMut(&mut Vec<u8>) -> Result<bool, TableFileError>,
 ) -> Result<(), TableFileError> {
     let tmp = temporary(path);
     let io = |e| TableFileError::Io(path.to_owned(), e);
@@ -424,13 +537,8 @@ fn write_chunks(
         let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?);
         out.write_all(&vec![0; header_len(layout)]).map_err(io)?;
         let mut crc = crc32fast::Hasher::new();
-        let mut values = Vec::with_capacity(1 << 16);
-        let mut bytes = Vec::with_capacity(1 << 18);
-        while next(&mut values)? {
-            bytes.clear();
-            for &v in &values {
-                encoding.put(v, &mut bytes);
-            }
+        let mut bytes = Vec::with_capacity(1 << 20);
+        while next(&mut bytes)? {
             crc.update(&bytes);
             out.write_all(&bytes).map_err(io)?;
         }
@@ -529,6 +637,13 @@ pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 ///
 /// The file cannot be read, is not a table, or is shorter or longer than its header says.
 pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
+    let (header, len) = header_and_len(path)?;
+    check_len(path, &header, len)?;
+    Ok(header)
+}
+
+/// The header of the file at `path`, and the file's length.
+fn header_and_len(path: &Path) -> Result<(Header, u64), TableFileError> {
     let io = |e| TableFileError::Io(path.to_owned(), e);
     let mut file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
@@ -537,32 +652,35 @@ pub fn read_header(path: &Path) -> Result<Header, TableFileError> {
         .take(GOALS_HEADER_LEN as u64)
         .read_to_end(&mut h)
         .map_err(io)?;
-    let header = Header::from_bytes(path, &h)?;
-    if len != header.file_len() {
-        return Err(TableFileError::Invalid(
-            path.to_owned(),
-            format!(
-                "{} ({len} bytes, where its header says {})",
-                if len < header.file_len() {
-                    "truncated"
-                } else {
-                    "too long"
-                },
-                header.file_len()
-            ),
-        ));
-    }
-    Ok(header)
+    Ok((Header::from_bytes(path, &h)?, len))
 }
 
-/// Reads a (possibly unfinished) table file's values into memory, checking its
-/// checksum: to go on with a stopped build.
+/// Checks that a file of `len` bytes is as long as its header says.
+fn check_len(path: &Path, header: &Header, len: u64) -> Result<(), TableFileError> {
+    if len == header.file_len() {
+        return Ok(());
+    }
+    Err(TableFileError::Invalid(
+        path.to_owned(),
+        format!(
+            "{} ({len} bytes, where its header says {})",
+            if len < header.file_len() {
+                "truncated"
+            } else {
+                "too long"
+            },
+            header.file_len()
+        ),
+    ))
+}
+
+/// Reads a finished table file's values into memory, checking its checksum.
 ///
 /// # Errors
 ///
-/// As [`read_header`], and a checksum that does not match.
+/// As [`read_header`], an unfinished build, and a checksum that does not match.
 pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
-    let header = read_header(path)?;
+    let header = read_finished_header(path)?;
     let mut reader = ValueReader::open(path, &header)?;
     // In chunks, so that reading takes no memory beside the values themselves.
     let mut values = Vec::with_capacity(header.layout.len() as usize);
@@ -573,7 +691,7 @@ pub fn read_values(path: &Path) -> Result<(Header, Vec<f32>), TableFileError> {
 /// Reads the header of the table file at `path`, as [`read_header`], and refuses an
 /// unfinished build: the check of every reader that plays or converts a table.
 pub(crate) fn read_finished_header(path: &Path) -> Result<Header, TableFileError> {
-    let header = read_header(path)?;
+    let (header, len) = header_and_len(path)?;
     if header.layers_left > 0 {
         return Err(TableFileError::Invalid(
             path.to_owned(),
@@ -583,6 +701,7 @@ pub(crate) fn read_finished_header(path: &Path) -> Result<Header, TableFileError
             ),
         ));
     }
+    check_len(path, &header, len)?;
     Ok(header)
 }
 

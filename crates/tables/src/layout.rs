@@ -190,6 +190,17 @@ impl Layout {
         self.radix.contains(&2)
     }
 
+    /// The moving cells in index order (the first the most significant digit), and
+    /// each one's radix.
+    pub(crate) fn moving(&self) -> (&[u8], &[u8]) {
+        (&self.cells, &self.radix)
+    }
+
+    /// The walls: [`crate::moves::WALL`] in every fixed cell's nibble.
+    pub(crate) fn walls(&self) -> u64 {
+        self.walls
+    }
+
     /// The state at `index`, as nibbles with walls in the fixed cells.
     #[cfg(test)]
     pub(crate) fn state(&self, mut index: u64) -> u64 {

@@ -66,6 +66,7 @@ mod layout;
 mod map;
 mod moves;
 mod pattern;
+mod rank;
 mod solve;
 mod table;
 

@@ -7,6 +7,7 @@
 
 use crate::layout::Layout;
 use crate::moves::{empty_marks, World};
+use crate::rank::{LayerIndex, LayerPlaces};
 
 /// The probability that a spawned tile is a 4, as in the original game.
 pub const FOUR_PROBABILITY: f64 = 0.1;
@@ -97,6 +98,59 @@ pub(crate) fn solve_layers(
             return;
         }
     }
+}
+
+/// The values of one solved layer, in the order of its states that [`LayerIndex`]
+/// gives.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer {
+    pub(crate) places: LayerPlaces,
+    pub(crate) values: Vec<f32>,
+}
+
+impl Layer {
+    /// Layer `sum` with `values` (all 0 if empty: a layer above the top, which holds
+    /// no state).
+    pub(crate) fn new(index: &LayerIndex, sum: u64, values: Vec<f32>) -> Layer {
+        let places = index.places(sum);
+        debug_assert_eq!(values.len() as u64, places.len);
+        Layer { places, values }
+    }
+}
+
+/// Solves layer `sum` from the two above it (`above[0]` is layer `sum + 1`, `above[1]`
+/// layer `sum + 2`): a build's step that holds three layers in memory, not the
+/// table.
+pub(crate) fn solve_layer(
+    rules: &Rules<'_>,
+    index: &LayerIndex,
+    sum: u64,
+    above: &[Layer; 2],
+) -> Layer {
+    let places = index.places(sum);
+    let value = |i: u64| {
+        let layer = &above[(index.layer(i) - sum - 1) as usize];
+        f64::from(layer.values[index.place(&layer.places, i) as usize])
+    };
+    let rows = index.rows(&places);
+    let values = par_flat_map(&rows, |&row| {
+        index
+            .row(row)
+            .map(|(_, b)| rules.value(b, &value) as f32)
+            .collect()
+    });
+    Layer { places, values }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn par_flat_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Vec<U> + Sync) -> Vec<U> {
+    use rayon::prelude::*;
+    items.par_iter().flat_map_iter(&f).collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn par_flat_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Vec<U> + Sync) -> Vec<U> {
+    items.iter().flat_map(f).collect()
 }
 
 #[cfg(not(target_arch = "wasm32"))]

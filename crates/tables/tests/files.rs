@@ -75,6 +75,123 @@ fn a_built_file_holds_what_the_solver_finds() {
 }
 
 #[test]
+fn a_build_a_layer_at_a_time_holds_the_values_of_the_solver_in_memory_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    for (pattern, target) in [
+        ("xxxx/xxxx/xx../..tt", 32),
+        ("xxxx/xxx./1.../2.t.", 32),
+        ("xxx./xx1./1.../.... ..../..1./.11./....", 16),
+        ("xxxx/xxxx/xxx./11t2", 16),
+    ] {
+        let layout = Layout::new(pattern.parse().unwrap(), target).unwrap();
+        let path = dir.path().join("t.table");
+        build(
+            &layout,
+            &path,
+            Encoding::F32,
+            Duration::from_secs(3600),
+            |_| true,
+        )
+        .unwrap();
+        let (_, built) = ai2048_tables::read_values(&path).unwrap();
+        let solved = ai2048_tables::solve(&layout);
+        assert_eq!(built.len(), solved.len());
+        let same = built
+            .iter()
+            .zip(&solved)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same, "{pattern} to {target}");
+        assert!(solved.iter().any(|&v| v > 0.0 && v < 1.0), "{pattern}");
+    }
+}
+
+#[test]
+fn a_stopped_build_in_each_encoding_goes_on_to_the_same_bytes_and_refuses_another() {
+    let dir = tempfile::tempdir().unwrap();
+    for encoding in [Encoding::U16, Encoding::U8] {
+        let whole = dir.path().join("whole.table");
+        build(
+            &layout(),
+            &whole,
+            encoding,
+            Duration::from_secs(3600),
+            |_| true,
+        )
+        .unwrap();
+        let path = dir.path().join("stopped.table");
+        // Stopped three times on the way, each run going on from the last.
+        for stop_after in [5, 40, 3] {
+            let mut layers = 0;
+            let outcome = build(
+                &layout(),
+                &path,
+                encoding,
+                Duration::from_secs(3600),
+                |_| {
+                    layers += 1;
+                    layers < stop_after
+                },
+            )
+            .unwrap();
+            assert!(
+                matches!(outcome, BuildOutcome::Stopped { .. }),
+                "{outcome:?}"
+            );
+        }
+        // Another encoding refuses the progress, and leaves it.
+        let other = if encoding == Encoding::U8 {
+            Encoding::U16
+        } else {
+            Encoding::U8
+        };
+        let err = build(&layout(), &path, other, Duration::ZERO, |_| true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("build in") && err.contains("remove it"),
+            "{err}"
+        );
+        assert!(partial_path(&path).exists());
+        let outcome = build(&layout(), &path, encoding, Duration::ZERO, |_| true).unwrap();
+        assert_eq!(outcome, BuildOutcome::Finished);
+        assert_eq!(fs::read(&path).unwrap(), fs::read(&whole).unwrap());
+        assert!(!partial_path(&path).exists());
+    }
+}
+
+#[test]
+fn a_damaged_progress_file_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.table");
+    let outcome = build(&layout(), &path, Encoding::U16, Duration::ZERO, |p| {
+        p.layer > 30
+    });
+    assert!(matches!(outcome, Ok(BuildOutcome::Stopped { .. })));
+    let partial = partial_path(&path);
+    let mut bytes = fs::read(&partial).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    fs::write(&partial, &bytes).unwrap();
+    let err = build(&layout(), &path, Encoding::U16, Duration::ZERO, |_| true)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("damaged") && err.contains("remove it"),
+        "{err}"
+    );
+    // Cut short, as a build killed while writing would not leave it (files are
+    // renamed whole), but a copy might.
+    fs::write(&partial, &bytes[..bytes.len() - 8]).unwrap();
+    let err = build(&layout(), &path, Encoding::U16, Duration::ZERO, |_| true)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("truncated") && err.contains("remove it"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_capped_pattern_is_written_as_version_2_and_one_without_caps_as_version_1() {
     let dir = tempfile::tempdir().unwrap();
     let plain = built(dir.path());
@@ -349,9 +466,12 @@ fn converting_a_damaged_or_unfinished_table_fails_and_leaves_the_output_alone() 
         "no temporary file is left"
     );
     // An unfinished build: its header says layers are left.
-    let partial = dir.path().join("partial.table");
-    let values = vec![0.5f32; layout().len() as usize];
-    ai2048_tables::write_table(&partial, &layout(), Encoding::F32, 3, &values).unwrap();
+    let stopped = dir.path().join("stopped.table");
+    let outcome = build(&layout(), &stopped, Encoding::F32, Duration::ZERO, |_| {
+        false
+    });
+    assert!(matches!(outcome, Ok(BuildOutcome::Stopped { .. })));
+    let partial = partial_path(&stopped);
     let err = ai2048_tables::reencode(&partial, &dst, Encoding::U8)
         .unwrap_err()
         .to_string();

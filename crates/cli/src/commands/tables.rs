@@ -161,11 +161,11 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
     let size = |l: &Layout, e: Encoding| e.file_len(l);
     let states: u64 = todo.iter().map(|(_, l, _, _)| l.len()).sum();
     let disk: u64 = todo.iter().map(|(_, l, _, e)| size(l, *e)).sum();
-    let (name, layout, _, _) = todo
+    let (name, layout, _, encoding) = todo
         .iter()
-        .max_by_key(|(_, l, _, _)| build_memory(l))
+        .max_by_key(|(_, l, _, e)| build_memory(l, *e))
         .expect("something to build");
-    let memory = build_memory(layout);
+    let memory = build_memory(layout, *encoding);
     if let Some(total) = crate::memory::total_memory() {
         if memory > total {
             bail!(
@@ -192,7 +192,7 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
             "{name}: {} states, {} on disk, {} of memory{}",
             layout.len(),
             bytes(size(layout, *encoding)),
-            bytes(build_memory(layout)),
+            bytes(build_memory(layout, *encoding)),
             if resumed {
                 ", going on from the saved progress"
             } else {
