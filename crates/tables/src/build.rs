@@ -102,7 +102,8 @@ pub fn build_memory(layout: &Layout, encoding: Encoding) -> u64 {
 ///
 /// If [`partial_path`] holds a stopped build of the same table, the build goes on from
 /// there. Every `checkpoint` the progress so far is saved there (written whole, as
-/// every table file is), and when `progress` returns `false` (asked to stop), the
+/// every table file is; and no sooner than ten times as long as the last save took, so
+/// that a table of billions of states spends a tenth of its time at most saving), and when `progress` returns `false` (asked to stop), the
 /// progress is saved and the build returns [`BuildOutcome::Stopped`]. A finished build
 /// writes `path` and removes the partial file. `path`'s folder is made first if it is
 /// missing, so that a build does not find it missing at its first checkpoint.
@@ -157,6 +158,7 @@ pub fn build(
     let rules = Rules::new(layout);
     let mut states_done: u64 = sizes[layers_left as usize..].iter().sum();
     let mut last_save = Instant::now();
+    let mut save_took = Duration::ZERO;
     for layer in (0..layers_left).rev() {
         let solved = solve_layer(&rules, &index, layer, &above);
         store(&index, &solved, encoding, &mut bytes);
@@ -167,10 +169,12 @@ pub fn build(
             states_done,
             states: layout.len(),
         });
-        if layer > 0 && (!go_on || last_save.elapsed() >= checkpoint) {
+        if layer > 0 && (!go_on || last_save.elapsed() >= checkpoint.max(10 * save_took)) {
+            let saving = Instant::now();
             let tail = [above[0].values.as_slice(), above[1].values.as_slice()];
             write_bytes(&partial, layout, encoding, layer, &bytes, tail)?;
             last_save = Instant::now();
+            save_took = saving.elapsed();
             if !go_on {
                 return Ok(BuildOutcome::Stopped { layers_left: layer });
             }

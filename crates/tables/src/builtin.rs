@@ -15,7 +15,7 @@ pub struct Formation {
 }
 
 /// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
-pub const FORMATIONS: [Formation; 9] = [
+pub const FORMATIONS: [Formation; 8] = [
     Formation {
         name: "snake8",
         pattern: "xxxx/xxxx/t.../....",
@@ -70,14 +70,6 @@ pub const FORMATIONS: [Formation; 9] = [
                 rows), the ten cells around it capped; the goal: the pieces of the target \
                 lined up to merge beside the block (at 1024: 4.2 GB, the largest build \
                 8.0 GiB)",
-    },
-    Formation {
-        name: "block11t",
-        pattern: "xxx2/xx12/2222/5555 ...2/..12/..../.... ..../..12/...2/.... \
-                  ...2/..13/...3/.... ..../..1./.22./.... ..../..1./..22/....",
-        about: "block11 with its bottom row capped at a 32nd of the target, not an 8th: \
-                for a larger target (at 1024, the last step before 32768 with the sixth \
-                block tile free to move: 6.9 billion states, 6.9 GB as u8)",
     },
 ];
 
