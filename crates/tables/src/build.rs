@@ -93,7 +93,9 @@ pub fn existing(path: &Path, layout: &Layout) -> Existing {
 pub fn build_memory(layout: &Layout, encoding: Encoding) -> u64 {
     let largest = layout.layer_sizes().into_iter().max().unwrap_or(0);
     let values = encoding.width() as u64 * layout.len();
-    values + 12 * largest + LayerIndex::memory(layout) + (1 << 20)
+    // Three layers of `f32`, and as much again for the rows' values while a layer is
+    // collected; the program itself (its network among them), some 64 MiB.
+    values + 32 * largest + LayerIndex::memory(layout) + (64 << 20)
 }
 
 /// Builds the table of `layout` into `path` in `encoding`, on every thread of rayon's

@@ -59,7 +59,7 @@ pub const FORMATIONS: [Formation; 8] = [
                   ...2/..13/...3/.... ..../..1./.22./.... ..../..1./..22/....",
         about: "a block of five large tiles in the corner (three on the top row, two below), \
                 the eleven cells around it capped; the goal: the pieces of the target lined \
-                up to merge beside the block (at 256: 2.4 GB, the largest build 4.8 GiB)",
+                up to merge beside the block (at 256: 2.4 GB, built in 2.6 GiB)",
     },
     Formation {
         name: "block10",
@@ -68,8 +68,7 @@ pub const FORMATIONS: [Formation; 8] = [
                   ...1/...2/...3/...3",
         about: "a block of six large tiles in the corner (three on each of the top two \
                 rows), the ten cells around it capped; the goal: the pieces of the target \
-                lined up to merge beside the block (at 1024: 4.2 GB, the largest build \
-                8.0 GiB)",
+                lined up to merge beside the block (at 1024: 4.2 GB, built in about 4.3 GiB)",
     },
 ];
 

@@ -404,10 +404,10 @@ pub fn write_table(
 }
 
 /// Writes a build's progress to `path` as [`write_table`] writes: `bytes`, every
-/// state's value in `encoding` (those of the layers not yet solved anything), `layers_left`
-/// in the header, and after the values `tail`, the `f32` values of layer `layers_left`
-/// and of the one above it (see [`Header::tail_len`]). With no layer left, and so
-/// no tail, it is the finished table.
+/// state's value in `encoding` (zeros for the layers not solved yet), `layers_left` in
+/// the header, and after the values `tail`, the `f32` values of layer `layers_left`
+/// and of the one above it (see [`Header::tail_len`]). With no layer left, and so no
+/// tail, it is the finished table.
 pub(crate) fn write_bytes(
     path: &Path,
     layout: &Layout,
