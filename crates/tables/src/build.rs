@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::file::{read_bytes, read_header, with_suffix, write_bytes, Encoding, TableFileError};
 use crate::layout::Layout;
 use crate::rank::LayerIndex;
-use crate::solve::{solve_layer, Layer, Rules};
+use crate::solve::Sweep;
 
 /// How far a build has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,31 +140,22 @@ pub fn build(
     }
     let partial = partial_path(path);
     let sizes = layout.layer_sizes();
-    let index = LayerIndex::new(layout);
-    let top = layout.top_layer();
-    let (mut bytes, mut above, layers_left) = if partial.exists() {
-        let (bytes, layers_left, mut low) = resumed(layout, encoding, &partial)?;
-        let high = low.split_off(sizes.get(layers_left as usize).map_or(0, |&n| n as usize));
-        let above = [
-            Layer::new(&index, layers_left, low),
-            Layer::new(&index, layers_left + 1, high),
-        ];
-        (bytes, above, layers_left)
+    let (mut bytes, layers_left, lowest) = if partial.exists() {
+        resumed(layout, encoding, &partial)?
     } else {
-        let above = [
-            Layer::new(&index, top + 1, Vec::new()),
-            Layer::new(&index, top + 2, Vec::new()),
-        ];
-        (zeros(layout, encoding, path)?, above, top + 1)
+        (
+            zeros(layout, encoding, path)?,
+            layout.top_layer() + 1,
+            Vec::new(),
+        )
     };
-    let rules = Rules::new(layout);
+    let mut sweep = Sweep::resume(layout, layers_left, lowest);
+    let width = encoding.width();
     let mut states_done: u64 = sizes[layers_left as usize..].iter().sum();
     let mut last_save = Instant::now();
     let mut save_took = Duration::ZERO;
-    for layer in (0..layers_left).rev() {
-        let solved = solve_layer(&rules, &index, layer, &above);
-        store(&index, &solved, encoding, &mut bytes);
-        above[1] = std::mem::replace(&mut above[0], solved);
+    while let Some(layer) = sweep.step(|i, v| encoding.put_at(v, &mut bytes[i as usize * width..]))
+    {
         states_done += sizes[layer as usize];
         let go_on = progress(&BuildProgress {
             layer,
@@ -173,8 +164,7 @@ pub fn build(
         });
         if layer > 0 && (!go_on || last_save.elapsed() >= checkpoint.max(10 * save_took)) {
             let saving = Instant::now();
-            let tail = [above[0].values.as_slice(), above[1].values.as_slice()];
-            write_bytes(&partial, layout, encoding, layer, &bytes, tail)?;
+            write_bytes(&partial, layout, encoding, layer, &bytes, sweep.lowest())?;
             last_save = Instant::now();
             save_took = saving.elapsed();
             if !go_on {
@@ -227,18 +217,6 @@ fn resumed(
         )));
     }
     Ok((bytes, header.layers_left, tail))
-}
-
-/// Writes the values of `layer` into `bytes` (every state's value in `encoding`, by
-/// index).
-fn store(index: &LayerIndex, layer: &Layer, encoding: Encoding, bytes: &mut [u8]) {
-    let width = encoding.width();
-    let mut values = layer.values.iter();
-    for row in index.rows(&layer.places) {
-        for ((i, _), &v) in index.row(row).zip(&mut values) {
-            encoding.put_at(v, &mut bytes[i as usize * width..]);
-        }
-    }
 }
 
 /// Every state's value in `encoding`, all 0, or an error naming `path` where the

@@ -252,7 +252,9 @@ impl Layout {
     }
 
     /// Calls `f` with every state of layer `layer` (the sum of its tiles in units of 2),
-    /// as nibbles with walls, in increasing order of index.
+    /// as nibbles with walls, in increasing order of index: the tests' enumeration,
+    /// against which [`crate::rank::LayerIndex`]'s is checked.
+    #[cfg(test)]
     pub(crate) fn for_each_in_layer(&self, layer: u64, mut f: impl FnMut(u64)) {
         let mut room = vec![0u64; self.cells.len() + 1];
         for i in (0..self.cells.len()).rev() {
@@ -261,6 +263,7 @@ impl Layout {
         self.fill(0, layer, self.walls, &room, &mut f);
     }
 
+    #[cfg(test)]
     fn fill(&self, i: usize, left: u64, b: u64, room: &[u64], f: &mut impl FnMut(u64)) {
         if i == self.cells.len() {
             if left == 0 {

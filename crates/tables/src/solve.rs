@@ -72,61 +72,89 @@ impl<'a> Rules<'a> {
     }
 }
 
-/// Solves the layers from `from` down to 0 into `values` (indexed by
-/// [`Layout`]'s index; the layers above `from` must be solved already), calling
-/// `after_layer` with each layer solved and the values so far. `after_layer` returns
-/// whether to go on.
-pub(crate) fn solve_layers(
-    layout: &Layout,
-    values: &mut [f32],
-    from: u64,
-    mut after_layer: impl FnMut(u64, &[f32]) -> bool,
-) {
-    let rules = Rules::new(layout);
-    for layer in (0..=from).rev() {
-        let mut states = Vec::new();
-        layout.for_each_in_layer(layer, |b| states.push(b));
-        let solved = {
-            let read: &[f32] = values;
-            let value = |i: u64| f64::from(read[i as usize]);
-            par_map(&states, |&b| rules.value(b, &value) as f32)
-        };
-        for (&b, v) in states.iter().zip(solved) {
-            values[layout.index(b) as usize] = v;
-        }
-        if !after_layer(layer, values) {
-            return;
-        }
-    }
-}
-
 /// The values of one solved layer, in the order of its states that [`LayerIndex`]
 /// gives.
 #[derive(Clone, Debug)]
-pub(crate) struct Layer {
-    pub(crate) places: LayerPlaces,
-    pub(crate) values: Vec<f32>,
+struct Layer {
+    places: LayerPlaces,
+    values: Vec<f32>,
 }
 
 impl Layer {
-    /// Layer `sum` with `values` (all 0 if empty: a layer above the top, which holds
-    /// no state).
-    pub(crate) fn new(index: &LayerIndex, sum: u64, values: Vec<f32>) -> Layer {
+    /// Layer `sum` with `values` (none for a layer above the top, which holds no
+    /// state).
+    fn new(index: &LayerIndex, sum: u64, values: Vec<f32>) -> Layer {
         let places = index.places(sum);
         debug_assert_eq!(values.len() as u64, places.len);
         Layer { places, values }
     }
 }
 
+/// A sweep down a table's layers, from the top to 0: each layer solved from the two
+/// above it, so that three layers are held as `f32`, not the table.
+pub(crate) struct Sweep<'a> {
+    rules: Rules<'a>,
+    index: LayerIndex,
+    /// The lowest layer solved and the one above it.
+    above: [Layer; 2],
+    /// How many layers are left to solve: the lowest solved is this one.
+    layers_left: u64,
+}
+
+impl<'a> Sweep<'a> {
+    /// The sweep of `layout` from its top.
+    pub(crate) fn new(layout: &'a Layout) -> Sweep<'a> {
+        Sweep::resume(layout, layout.top_layer() + 1, Vec::new())
+    }
+
+    /// The sweep of `layout` with `layers_left` layers left to solve, `lowest` holding
+    /// the values of layer `layers_left` and of the one above it, as
+    /// [`Sweep::lowest`] gave them.
+    pub(crate) fn resume(layout: &'a Layout, layers_left: u64, mut lowest: Vec<f32>) -> Sweep<'a> {
+        let index = LayerIndex::new(layout);
+        let places = index.places(layers_left);
+        let high = lowest.split_off((places.len as usize).min(lowest.len()));
+        let above = [
+            Layer {
+                places,
+                values: lowest,
+            },
+            Layer::new(&index, layers_left + 1, high),
+        ];
+        Sweep {
+            rules: Rules::new(layout),
+            index,
+            above,
+            layers_left,
+        }
+    }
+
+    /// Solves the next layer down and calls `store` with each of its states' index and
+    /// value; returns the layer, or `None` if every layer is solved.
+    pub(crate) fn step(&mut self, mut store: impl FnMut(u64, f32)) -> Option<u64> {
+        let layer = self.layers_left.checked_sub(1)?;
+        let solved = solve_layer(&self.rules, &self.index, layer, &self.above);
+        let mut values = solved.values.iter();
+        for row in self.index.rows(&solved.places) {
+            for ((i, _), &v) in self.index.row(row).zip(&mut values) {
+                store(i, v);
+            }
+        }
+        self.above[1] = std::mem::replace(&mut self.above[0], solved);
+        self.layers_left = layer;
+        Some(layer)
+    }
+
+    /// The values of the lowest layer solved and of the one above it, from which
+    /// [`Sweep::resume`] goes on.
+    pub(crate) fn lowest(&self) -> [&[f32]; 2] {
+        [&self.above[0].values, &self.above[1].values]
+    }
+}
+
 /// Solves layer `sum` from the two above it (`above[0]` is layer `sum + 1`, `above[1]`
-/// layer `sum + 2`): a build's step that holds three layers in memory, not the
-/// table.
-pub(crate) fn solve_layer(
-    rules: &Rules<'_>,
-    index: &LayerIndex,
-    sum: u64,
-    above: &[Layer; 2],
-) -> Layer {
+/// layer `sum + 2`).
+fn solve_layer(rules: &Rules<'_>, index: &LayerIndex, sum: u64, above: &[Layer; 2]) -> Layer {
     let places = index.places(sum);
     let value = |i: u64| {
         let layer = &above[(index.layer(i) - sum - 1) as usize];
@@ -153,17 +181,6 @@ fn par_flat_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Vec<U> + Sync) 
     items.iter().flat_map(f).collect()
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    use rayon::prelude::*;
-    items.par_iter().with_min_len(1024).map(&f).collect()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    items.iter().map(f).collect()
-}
-
 /// Solves a whole table in memory: every state's success probability, by index.
 ///
 /// ```
@@ -179,6 +196,7 @@ fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> 
 #[must_use]
 pub fn solve(layout: &Layout) -> Vec<f32> {
     let mut values = vec![0f32; layout.len() as usize];
-    solve_layers(layout, &mut values, layout.top_layer(), |_, _| true);
+    let mut sweep = Sweep::new(layout);
+    while sweep.step(|i, v| values[i as usize] = v).is_some() {}
     values
 }
