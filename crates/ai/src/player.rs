@@ -1,5 +1,7 @@
 //! The [`Player`] trait: what every player implements.
 
+use std::time::Duration;
+
 use ai2048_engine::Board;
 
 use crate::{SearchLimits, SearchResult};
@@ -19,4 +21,12 @@ pub trait Player: Send {
 
     /// Forgets what was learned in the game so far, before a new game.
     fn new_game(&mut self) {}
+
+    /// A move of this player's game was chosen without its search, in `spent` (an
+    /// endgame table decided it, see [`crate::endgame::WithTables`]). A player that
+    /// banks the time a move leaves unused banks this move's too, so that the moves
+    /// it does search get the time the table saved. Nothing by default.
+    fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
+        let _ = (limits, spent);
+    }
 }

@@ -4,7 +4,9 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use ai2048_ai::{create_player, Player, PlayerError, PlayerSpec, SearchLimits, DEFAULT_PLAYER};
+use ai2048_ai::{
+    create_player, Player, PlayerError, PlayerSpec, SearchLimits, DEFAULT_PLAYER, PLAYERS,
+};
 use ai2048_engine::{Board, Dir, RandableBoard};
 
 use crate::request::{Op, Request};
@@ -187,7 +189,7 @@ impl Session {
         let new = if self.players.contains_key(&key) {
             None
         } else {
-            let player = create_player(spec, self.seed)?;
+            let player = create_player(&answering(spec), self.seed)?;
             if self.players.len() >= MAX_CACHED_PLAYERS {
                 self.players.clear();
             }
@@ -197,7 +199,7 @@ impl Session {
             Entry::Occupied(e) => e.into_mut(),
             Entry::Vacant(e) => e.insert(match new {
                 Some(player) => player,
-                None => create_player(spec, self.seed)?,
+                None => create_player(&answering(spec), self.seed)?,
             }),
         })
     }
@@ -216,10 +218,35 @@ fn legal_list(dirs: impl Iterator<Item = Dir>) -> String {
     format!("{} {verb}", names.join(", "))
 }
 
+/// `spec` as a session plays it: each request is one answer within its own limits, so
+/// a player that would bank the time a move leaves unused for later moves (the
+/// formation player's default, for whole games) does not, unless the spec asks.
+fn answering(spec: &PlayerSpec) -> PlayerSpec {
+    let banks = PLAYERS
+        .iter()
+        .any(|p| p.name == spec.name && p.options.iter().any(|(k, _)| *k == "time-bank"));
+    let mut spec = spec.clone();
+    if banks && spec.option("time-bank").is_none() {
+        spec.options.push(("time-bank".into(), "false".into()));
+    }
+    spec
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::{json, Value};
+
+    #[test]
+    fn a_session_answers_each_request_within_its_own_time_unless_a_bank_is_asked_for() {
+        let answering = |text: &str| answering(&text.parse().unwrap()).to_string();
+        assert_eq!(answering("expectimax"), "expectimax:time-bank=false");
+        assert_eq!(
+            answering("expectimax:time-bank=true"),
+            "expectimax:time-bank=true"
+        );
+        assert_eq!(answering("greedy"), "greedy");
+    }
 
     fn ask(session: &mut Session, request: Value) -> Value {
         let answer = session

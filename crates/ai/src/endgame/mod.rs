@@ -13,9 +13,11 @@
 //! the build finds `tables/distilled.dt` ([`builtin_distilled`]).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use ai2048_engine::{Board, Dir};
 use ai2048_tables::{Distilled, Layout, Table};
+use web_time::Instant;
 
 use crate::{Player, SearchLimits, SearchResult, TableUse};
 
@@ -328,7 +330,8 @@ mod files {
 /// Where the table's best move is ahead of every other by more than `slack` (and
 /// reaches `min`), any searched move would be either that move or one overruled by it:
 /// the player then plays it without searching ([`TableUse::Decided`]), the same move
-/// in microseconds, and a game's clock keeps the time for the moves that need it.
+/// in microseconds, and a game's clock (or a time bank, [`Player::unsearched`]) keeps
+/// the time for the moves that need it.
 pub struct WithTables {
     inner: Box<dyn Player>,
     tables: Arc<EndgameTables>,
@@ -406,11 +409,13 @@ impl Player for WithTables {
     }
 
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
+        let start = Instant::now();
         let answer = (board.max_tile() >= self.from)
             .then(|| self.tables.best_of(board, self.goals_only))
             .flatten();
         if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
             self.table_moves += 1;
+            self.inner.unsearched(limits, start.elapsed());
             return answer.result(TableUse::Decided, SearchResult::default());
         }
         let searched = self.inner.search(board, limits);
@@ -429,6 +434,10 @@ impl Player for WithTables {
 
     fn new_game(&mut self) {
         self.inner.new_game();
+    }
+
+    fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
+        self.inner.unsearched(limits, spent);
     }
 }
 
@@ -554,5 +563,54 @@ mod tests {
             decided > 100 && searched > 100,
             "{decided} decided, {searched} searched"
         );
+    }
+
+    /// A player that counts the moves chosen for it without its search.
+    struct Counting(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Player for Counting {
+        fn name(&self) -> &str {
+            "counting"
+        }
+
+        fn search(&mut self, _: Board, _: &SearchLimits) -> SearchResult {
+            SearchResult {
+                dir: Some(Dir::Up),
+                ..SearchResult::default()
+            }
+        }
+
+        fn unsearched(&mut self, _: &SearchLimits, spent: Duration) {
+            assert!(
+                spent < Duration::from_secs(1),
+                "a table's move takes microseconds"
+            );
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn a_move_decided_by_a_table_is_told_to_the_player_that_did_not_search_it() {
+        let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let limits = SearchLimits::with_time(Duration::from_millis(1));
+        let mut player =
+            WithTables::new(Box::new(Counting(Arc::clone(&count))), tables(), 0.0, 0.0);
+        let told = || count.load(std::sync::atomic::Ordering::Relaxed);
+        // Every move but left leaves the chain's world or fails: the table decides.
+        let chain: Board = "8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        let result = player.search(chain, &limits);
+        assert_eq!(
+            (result.dir, result.table),
+            (Some(Dir::Left), TableUse::Decided)
+        );
+        assert_eq!(told(), 1);
+        // No table answers: the player searches, and is told nothing.
+        let other: Board = "8192 4096 2048 1024/32 64 128 256/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        assert_eq!(player.search(other, &limits).table, TableUse::None);
+        assert_eq!(told(), 1);
     }
 }

@@ -9,7 +9,7 @@ use web_time::Instant;
 use ai2048_engine::{Board, Dir};
 
 use super::{LeafCache, TransTable};
-use crate::eval::{distinct_tiles, Evaluator, RowTable};
+use crate::eval::{distinct_tiles, Evaluator, Lines, RowTable};
 use crate::ntuple::NTupleNetwork;
 use crate::{Player, SearchLimits, SearchResult};
 use spawn_model::SpawnModel;
@@ -86,8 +86,11 @@ pub struct ExpectimaxConfig {
     pub cut_from: u8,
 }
 
-/// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move.
-pub const MAX_BANKED_BUDGETS: u32 = 4;
+/// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move: so a move
+/// spends at most 9 budgets. Where endgame tables decide two moves in five without a
+/// search ([`Player::unsearched`]), a cap of 4 left the bank full and the mean time a
+/// move at two thirds of the budget; with 16 it is four fifths (docs/tables.md).
+pub const MAX_BANKED_BUDGETS: u32 = 16;
 
 impl Default for ExpectimaxConfig {
     fn default() -> ExpectimaxConfig {
@@ -183,9 +186,14 @@ impl Leaf for TableLeaf<'_> {
 
 /// Any other evaluation: through its trait object, or called directly when its type
 /// is known (a network: `EvalLeaf<NTupleNetwork>`, inlined without a virtual call).
-struct EvalLeaf<'a, T: ?Sized>(&'a T);
+/// `CACHED` false for an evaluation cheaper than a look in the leaf cache: macroxue's
+/// lines, eight looks in a table of lines (without the cache, 7% more speed at depth 4
+/// with the block tables; docs/speed.md).
+struct EvalLeaf<'a, T: ?Sized, const CACHED: bool>(&'a T);
 
-impl<T: Evaluator + ?Sized> Leaf for EvalLeaf<'_, T> {
+impl<T: Evaluator + ?Sized, const C: bool> Leaf for EvalLeaf<'_, T, C> {
+    const CACHED: bool = C;
+
     #[inline]
     fn value(&self, board: Board) -> f32 {
         self.0.eval(board) as f32
@@ -391,6 +399,14 @@ impl Player for Expectimax {
         self.bank = Duration::ZERO;
     }
 
+    /// With a time bank under a time budget, the budget the move did not spend goes to
+    /// the bank, as for a searched move.
+    fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
+        if let (Some(time), true) = (limits.time, self.config.time_bank) {
+            self.deposit(time, spent);
+        }
+    }
+
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         if let Some(model) = &mut self.spawns {
             model.on_board(board);
@@ -408,9 +424,11 @@ impl Player for Expectimax {
         let result = if let Some(table) = eval.downcast_ref::<RowTable>() {
             self.run(board, limits, &TableLeaf(table))
         } else if let Some(net) = eval.downcast_ref::<NTupleNetwork>() {
-            self.run(board, limits, &EvalLeaf(net))
+            self.run(board, limits, &EvalLeaf::<_, true>(net))
+        } else if let Some(lines) = eval.downcast_ref::<Lines>() {
+            self.run(board, limits, &EvalLeaf::<_, false>(lines))
         } else {
-            self.run(board, limits, &EvalLeaf(&*eval))
+            self.run(board, limits, &EvalLeaf::<_, true>(&*eval))
         };
         if let (Some(model), Some(dir)) = (&mut self.spawns, result.dir) {
             model.before_move(board.shift(dir));
@@ -561,6 +579,13 @@ impl Expectimax {
         ((!aborted).then_some(values), nodes)
     }
 
+    /// Banks what a move of budget `time` left unused after `spent` (a negative
+    /// remainder draws on the bank), up to [`MAX_BANKED_BUDGETS`] budgets.
+    fn deposit(&mut self, time: Duration, spent: Duration) {
+        let cap = time * MAX_BANKED_BUDGETS;
+        self.bank = (self.bank + time).saturating_sub(spent).min(cap);
+    }
+
     fn run<E: Leaf>(&mut self, board: Board, limits: &SearchLimits, eval: &E) -> SearchResult {
         let start = Instant::now();
         let fixed = limits.depth.or(self.config.depth);
@@ -568,8 +593,7 @@ impl Expectimax {
             (Some(time), depth) if self.config.time_bank => {
                 let allowance = time + self.bank / 2;
                 let result = self.deepen(board, allowance, depth.unwrap_or(u32::MAX).min(64), eval);
-                let cap = time * MAX_BANKED_BUDGETS;
-                self.bank = (self.bank + time).saturating_sub(start.elapsed()).min(cap);
+                self.deposit(time, start.elapsed());
                 return result;
             }
             (Some(time), depth) => (time, depth.unwrap_or(u32::MAX).min(64)),
@@ -633,5 +657,40 @@ impl Expectimax {
         }
         best.nodes = nodes;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn banking(time_bank: bool) -> Expectimax {
+        Expectimax::new(ExpectimaxConfig {
+            time_bank,
+            ..ExpectimaxConfig::default()
+        })
+    }
+
+    #[test]
+    fn a_move_not_searched_banks_what_its_budget_left_up_to_the_cap() {
+        let time = Duration::from_millis(1);
+        let limits = SearchLimits::with_time(time);
+        let mut player = banking(true);
+        player.unsearched(&limits, Duration::from_micros(200));
+        assert_eq!(player.bank, Duration::from_micros(800));
+        for _ in 0..=MAX_BANKED_BUDGETS {
+            player.unsearched(&limits, Duration::ZERO);
+        }
+        assert_eq!(player.bank, time * MAX_BANKED_BUDGETS);
+        player.new_game();
+        assert_eq!(player.bank, Duration::ZERO);
+
+        // No bank without the option, nor without a time budget.
+        let mut plain = banking(false);
+        plain.unsearched(&limits, Duration::ZERO);
+        assert_eq!(plain.bank, Duration::ZERO);
+        let mut fixed = banking(true);
+        fixed.unsearched(&SearchLimits::with_depth(2), Duration::ZERO);
+        assert_eq!(fixed.bank, Duration::ZERO);
     }
 }
