@@ -122,6 +122,19 @@ fn line_table() -> &'static [f64] {
     })
 }
 
+/// The board's score read cell by cell: each row and each column through
+/// [`line_score`]. For any board; [`Lines`] takes it for boards holding 65536 or more.
+fn by_cells(board: Board) -> f64 {
+    let e = board.exponents().map(usize::from);
+    let mut score = 0.0;
+    for i in 0..4 {
+        let row = [e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]];
+        let column = [e[i], e[4 + i], e[8 + i], e[12 + i]];
+        score += line_score(row) + line_score(column);
+    }
+    score
+}
+
 impl Evaluator for Lines {
     fn eval(&self, board: Board) -> f64 {
         if !board.has_high_tiles() {
@@ -132,14 +145,7 @@ impl Evaluator for Lines {
             let (rows, columns) = (board.low_bits(), board.transpose().low_bits());
             return (0..4).map(|i| line(rows, i) + line(columns, i)).sum();
         }
-        let e = board.exponents().map(usize::from);
-        let mut score = 0.0;
-        for i in 0..4 {
-            let row = [e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]];
-            let column = [e[i], e[4 + i], e[8 + i], e[12 + i]];
-            score += line_score(row) + line_score(column);
-        }
-        score
+        by_cells(board)
     }
 
     /// macroxue's value of a lost board: minus the larger of 2^17 and the weight
@@ -215,14 +221,11 @@ mod tests {
             x ^= x << 17;
             let board = Board::from_u64(x);
             assert!(!board.has_high_tiles());
-            let e = board.exponents().map(usize::from);
-            let by_cells: f64 = (0..4)
-                .map(|i| {
-                    line_score([e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]])
-                        + line_score([e[i], e[4 + i], e[8 + i], e[12 + i]])
-                })
-                .sum();
-            assert_eq!(LINES.eval(board).to_bits(), by_cells.to_bits(), "{board:?}");
+            assert_eq!(
+                LINES.eval(board).to_bits(),
+                by_cells(board).to_bits(),
+                "{board:?}"
+            );
         }
     }
 
