@@ -113,6 +113,14 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "true: time a move leaves unused under --time-ms goes to later moves (default false)"
             ),
             (
+                "bank-by-sum",
+                "with time-bank: spend the bank by this tile sum, shared over the moves to search until then (default 0 = off; 34000 for 32768)"
+            ),
+            (
+                "bank-early",
+                "with bank-by-sum: before this tile, a move searches within half its budget and banks the rest (default none)"
+            ),
+            (
                 "plan-sum",
                 "with a game clock (bench --timeout): plan its time for a game reaching this tile sum (default 30000; 0 = off)"
             ),

@@ -91,6 +91,12 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(bank) = parse_option(spec, "time-bank", "true or false")? {
         config.time_bank = bank;
     }
+    if let Some(sum) = ranged(spec, "bank-by-sum", "a tile sum", 0..=1 << 21)? {
+        config.bank_by_sum = sum;
+    }
+    if let Some(e) = tile_option(spec, "bank-early")? {
+        config.bank_early = e;
+    }
     if let Some(sum) = ranged(spec, "plan-sum", "a tile sum", 0..=1 << 21)? {
         config.time_plan.horizon_sum = sum;
     }

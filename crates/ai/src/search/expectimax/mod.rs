@@ -62,6 +62,17 @@ pub struct ExpectimaxConfig {
     /// the budget; with it the mean approaches the budget, and the hard positions get
     /// the time the easy ones saved.
     pub time_bank: bool,
+    /// With [`ExpectimaxConfig::time_bank`], the tile sum by which the bank is to be
+    /// spent (0: off, the bank as above). Before the board's tiles sum to it, a move
+    /// may spend its budget plus the bank shared over the moves still to search until
+    /// then (the moves left to that sum, about 2.2 a tile, times the share of this
+    /// game's moves searched so far), at most [`MAX_PLANNED_BUDGETS`] budgets, and the
+    /// bank holds what the game saves, however much; past it, the bank is as above.
+    /// For a game to be won by 32768, whose tiles sum to about 33,000 when it is made.
+    pub bank_by_sum: u64,
+    /// With [`ExpectimaxConfig::bank_by_sum`], the exponent of the tile before which a
+    /// move searches within half its budget, banking the rest for later (0: none).
+    pub bank_early: u8,
     /// How a move takes its time from the game's clock ([`SearchLimits::clock`]) when
     /// the limits set neither a time nor a depth (and `depth` is `None`): it deepens up
     /// to [`adaptive_depth`] within its share. Without a clock, or with the plan off,
@@ -92,6 +103,9 @@ pub struct ExpectimaxConfig {
 /// move at two thirds of the budget; with 16 it is four fifths (docs/tables.md).
 pub const MAX_BANKED_BUDGETS: u32 = 16;
 
+/// The most a move may spend under [`ExpectimaxConfig::bank_by_sum`], in budgets.
+pub const MAX_PLANNED_BUDGETS: u32 = 32;
+
 impl Default for ExpectimaxConfig {
     fn default() -> ExpectimaxConfig {
         ExpectimaxConfig {
@@ -105,6 +119,8 @@ impl Default for ExpectimaxConfig {
             default_time: Duration::from_millis(5),
             threads: 1,
             time_bank: false,
+            bank_by_sum: 0,
+            bank_early: 0,
             time_plan: TimePlan::default(),
             depth_growth: 4.0,
             cut: false,
@@ -153,6 +169,14 @@ pub struct Expectimax {
     /// Time that earlier moves of this game left unused (see
     /// [`ExpectimaxConfig::time_bank`]).
     bank: Duration,
+    /// This game's moves searched and not searched (decided by a table), for
+    /// [`ExpectimaxConfig::bank_by_sum`].
+    moves_searched: u64,
+    moves_unsearched: u64,
+    /// Whether the last move searched stood before the planned bank's sum, so that a
+    /// move decided without a search (whose board the player is not told) banks
+    /// without a cap.
+    before_sum: bool,
 }
 
 /// How a search values its leaves and its lost boards. Row tables and networks get
@@ -374,6 +398,9 @@ impl Expectimax {
                 .collect(),
             spawns: config.learn_four_probability.then(SpawnModel::new),
             bank: Duration::ZERO,
+            moves_searched: 0,
+            moves_unsearched: 0,
+            before_sum: config.bank_by_sum > 0,
         }
     }
 
@@ -397,13 +424,17 @@ impl Player for Expectimax {
             model.reset();
         }
         self.bank = Duration::ZERO;
+        self.moves_searched = 0;
+        self.moves_unsearched = 0;
+        self.before_sum = self.config.bank_by_sum > 0;
     }
 
     /// With a time bank under a time budget, the budget the move did not spend goes to
     /// the bank, as for a searched move.
     fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
         if let (Some(time), true) = (limits.time, self.config.time_bank) {
-            self.deposit(time, spent);
+            self.moves_unsearched += 1;
+            self.deposit(time, spent, self.before_sum);
         }
     }
 
@@ -581,9 +612,36 @@ impl Expectimax {
 
     /// Banks what a move of budget `time` left unused after `spent` (a negative
     /// remainder draws on the bank), up to [`MAX_BANKED_BUDGETS`] budgets.
-    fn deposit(&mut self, time: Duration, spent: Duration) {
-        let cap = time * MAX_BANKED_BUDGETS;
+    /// Under [`ExpectimaxConfig::bank_by_sum`], before the board's tiles sum to it
+    /// (`before_sum`), the bank has no cap.
+    fn deposit(&mut self, time: Duration, spent: Duration, before_sum: bool) {
+        let cap = if before_sum {
+            Duration::MAX
+        } else {
+            time * MAX_BANKED_BUDGETS
+        };
         self.bank = (self.bank + time).saturating_sub(spent).min(cap);
+    }
+
+    /// What a move of budget `time` from `board` may spend with the bank, and the
+    /// tile sum left before the planned bank's horizon (0 when past it, or off).
+    fn allowance(&self, board: Board, time: Duration) -> (Duration, u64) {
+        let sum_left = self.config.bank_by_sum.saturating_sub(board.tile_sum());
+        if sum_left == 0 {
+            return (time + self.bank / 2, 0);
+        }
+        let early = self.config.bank_early > 0 && board.max_tile() < 1 << self.config.bank_early;
+        let own = if early { time / 2 } else { time };
+        let moves = self.moves_searched + self.moves_unsearched;
+        let share = if moves == 0 {
+            1.0
+        } else {
+            (self.moves_searched as f64 / moves as f64).max(0.1)
+        };
+        let per_move = 2.0 + 2.0 * f64::from(self.config.four_probability);
+        let searches_left = (sum_left as f64 / per_move * share).max(1.0);
+        let extra = self.bank.div_f64(searches_left);
+        ((own + extra).min(time * MAX_PLANNED_BUDGETS), sum_left)
     }
 
     fn run<E: Leaf>(&mut self, board: Board, limits: &SearchLimits, eval: &E) -> SearchResult {
@@ -591,9 +649,11 @@ impl Expectimax {
         let fixed = limits.depth.or(self.config.depth);
         let (budget, max_depth) = match (limits.time, fixed) {
             (Some(time), depth) if self.config.time_bank => {
-                let allowance = time + self.bank / 2;
+                let (allowance, sum_left) = self.allowance(board, time);
                 let result = self.deepen(board, allowance, depth.unwrap_or(u32::MAX).min(64), eval);
-                self.deposit(time, start.elapsed());
+                self.moves_searched += 1;
+                self.before_sum = sum_left > 0;
+                self.deposit(time, start.elapsed(), self.before_sum);
                 return result;
             }
             (Some(time), depth) => (time, depth.unwrap_or(u32::MAX).min(64)),
@@ -692,5 +752,48 @@ mod tests {
         let mut fixed = banking(true);
         fixed.unsearched(&SearchLimits::with_depth(2), Duration::ZERO);
         assert_eq!(fixed.bank, Duration::ZERO);
+    }
+
+    #[test]
+    fn a_planned_bank_is_shared_over_the_searches_left_before_its_sum() {
+        let time = Duration::from_millis(1);
+        let limits = SearchLimits::with_time(time);
+        let mut player = Expectimax::new(ExpectimaxConfig {
+            time_bank: true,
+            bank_by_sum: 10_000,
+            bank_early: 11,
+            four_probability: 0.0,
+            ..ExpectimaxConfig::default()
+        });
+        // Before its sum the bank keeps all that the moves save, past the usual cap.
+        for _ in 0..100 {
+            player.unsearched(&limits, Duration::ZERO);
+        }
+        assert_eq!(player.bank, time * 100);
+        // 1,000 of the sum left: 500 moves, and so far none of the game's searched (a
+        // tenth, at least): the bank over 50 searches.
+        let board: Board = "8192 512 256 32/8 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(board.tile_sum(), 9_000);
+        let (allowance, left) = player.allowance(board, time);
+        assert_eq!(left, 1_000);
+        assert_eq!(allowance, time + time * 100 / 50);
+        // Before the first 2048 a move spends half its budget, and the rest is banked.
+        let opening: Board = "1024 512 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        let (allowance, _) = player.allowance(opening, time);
+        let searches = 8_462.0 / 2.0 * 0.1;
+        assert_eq!(allowance, time / 2 + (time * 100).div_f64(searches));
+        // However rich the bank, at most 32 budgets a move.
+        player.bank = time * 100_000;
+        assert_eq!(player.allowance(board, time).0, time * MAX_PLANNED_BUDGETS);
+        // Past the sum, the bank as without a plan: half of it, and capped again by
+        // the next move.
+        let past: Board = "8192 2048 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        player.bank = time * 4;
+        assert_eq!(player.allowance(past, time), (time * 3, 0));
+        player.deposit(time, Duration::ZERO, false);
+        assert_eq!(player.bank, time * 5);
+        player.bank = time * 100;
+        player.deposit(time, Duration::ZERO, false);
+        assert_eq!(player.bank, time * MAX_BANKED_BUDGETS);
     }
 }
