@@ -20,8 +20,9 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// unused banked for the searched ones (they decide two moves in five without a
 /// search) and planned to be spent by the time the game makes 32768, its tiles summing
 /// to about 34,000, the moves before the first 2048 at half their budget (32768 in 72%
-/// at 1 ms a move, not 64%), the tables consulted from the first move, trusted over any move they find
-/// worse, and only those with goals (a folder may hold others, as a snake's).
+/// at 1 ms a move, not 64%), the tables consulted from the first move, trusted over
+/// any move they find worse, and only those with goals (a folder may hold others, as a
+/// snake's).
 pub const FORMATION_OPTIONS: [(&str, &str); 10] = [
     ("eval", "lines"),
     ("cut", "true"),
