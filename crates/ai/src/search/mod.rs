@@ -12,6 +12,7 @@ mod tt;
 
 pub use expectimax::{
     adaptive_depth, spawn_model, Expectimax, ExpectimaxConfig, TimePlan, MAX_BANKED_BUDGETS,
+    MAX_PLANNED_BUDGETS,
 };
 pub use greedy::GreedyPlayer;
 use leaf_cache::LeafCache;
