@@ -638,8 +638,8 @@ impl Expectimax {
         } else {
             (self.moves_searched as f64 / moves as f64).max(0.1)
         };
-        let per_move = 2.0 + 2.0 * f64::from(self.config.four_probability);
-        let searches_left = (sum_left as f64 / per_move * share).max(1.0);
+        let moves_left = time_plan::moves_for_sum(sum_left, self.config.four_probability);
+        let searches_left = (moves_left * share).max(1.0);
         let extra = self.bank.div_f64(searches_left);
         ((own + extra).min(time * MAX_PLANNED_BUDGETS), sum_left)
     }

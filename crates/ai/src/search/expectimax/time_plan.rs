@@ -73,14 +73,13 @@ impl TimePlan {
     /// `four_probability`.
     #[must_use]
     pub fn moves_left(self, board: Board, four_probability: f32) -> u64 {
-        let per_move = 2.0 + 2.0 * f64::from(four_probability.clamp(0.0, 1.0));
         let sum = board.tile_sum();
         let horizon = if sum > self.horizon_sum {
             self.horizon_sum.max(2 * u64::from(board.max_tile()))
         } else {
             self.horizon_sum
         };
-        let left = horizon.saturating_sub(sum) as f64 / per_move;
+        let left = moves_for_sum(horizon.saturating_sub(sum), four_probability);
         (left as u64).max(u64::from(self.min_moves.max(1)))
     }
 
@@ -89,6 +88,13 @@ impl TimePlan {
     pub fn move_time(self, board: Board, clock: Duration, four_probability: f32) -> Duration {
         clock.div_f64(self.moves_left(board, four_probability) as f64)
     }
+}
+
+/// About how many moves add `sum` to the tiles, when a 4 spawns with probability
+/// `four_probability`: each move spawns a 2 or a 4.
+pub(crate) fn moves_for_sum(sum: u64, four_probability: f32) -> f64 {
+    let per_move = 2.0 + 2.0 * f64::from(four_probability.clamp(0.0, 1.0));
+    sum as f64 / per_move
 }
 
 #[cfg(test)]
