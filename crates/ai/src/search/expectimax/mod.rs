@@ -628,7 +628,9 @@ impl Expectimax {
     fn allowance(&self, board: Board, time: Duration) -> (Duration, u64) {
         let sum_left = self.config.bank_by_sum.saturating_sub(board.tile_sum());
         if sum_left == 0 {
-            return (time + self.bank / 2, 0);
+            // The bank may hold all that the moves before the sum saved: the first
+            // move past it takes from no more than the usual cap.
+            return (time + self.bank.min(time * MAX_BANKED_BUDGETS) / 2, 0);
         }
         let early = self.config.bank_early > 0 && board.max_tile() < 1 << self.config.bank_early;
         let own = if early { time / 2 } else { time };
@@ -795,5 +797,11 @@ mod tests {
         player.bank = time * 100;
         player.deposit(time, Duration::ZERO, false);
         assert_eq!(player.bank, time * MAX_BANKED_BUDGETS);
+        // The first move past the sum, the bank still as rich as the plan left it:
+        // no more than the usual cap's half (it had spent half of all of it, 516 ms
+        // at 1 ms a move).
+        player.bank = time * 100_000;
+        let most = time + time * MAX_BANKED_BUDGETS / 2;
+        assert_eq!(player.allowance(past, time), (most, 0));
     }
 }
