@@ -140,6 +140,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "cut-from",
                 "the cut applies once the board holds this tile (default 2: always)"
             ),
+            (
+                "min-depth",
+                "with time-bank under a time a move: every searched move completes this depth, the bank paying (default 0: none)"
+            ),
         ),
     },
     PlayerInfo {

@@ -112,6 +112,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(e) = tile_option(spec, "cut-from")? {
         config.cut_from = e;
     }
+    if let Some(depth) = ranged(spec, "min-depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
+        config.min_depth = depth;
+    }
     Ok(config)
 }
 

@@ -95,6 +95,13 @@ pub struct ExpectimaxConfig {
     /// (twice the largest tile's weight, for `lines`) is near every board's score, and
     /// cutting there plays little better than greedily, where the search is cheap.
     pub cut_from: u8,
+    /// With [`ExpectimaxConfig::time_bank`] under a time a move, the depth a searched
+    /// move completes past its budget when the bank can pay for it (0: none): a depth
+    /// up to it starts where it is expected to fit in the budget and all of the bank,
+    /// and is stopped only there. Iterative deepening under a deadline gives the
+    /// positions whose tree is largest the shallowest search; a floor gives them the
+    /// time they need, from what the cheap ones saved.
+    pub min_depth: u32,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move: so a move
@@ -125,6 +132,7 @@ impl Default for ExpectimaxConfig {
             depth_growth: 4.0,
             cut: false,
             cut_from: 1,
+            min_depth: 0,
         }
     }
 }
@@ -652,7 +660,9 @@ impl Expectimax {
         let (budget, max_depth) = match (limits.time, fixed) {
             (Some(time), depth) if self.config.time_bank => {
                 let (allowance, sum_left) = self.allowance(board, time);
-                let result = self.deepen(board, allowance, depth.unwrap_or(u32::MAX).min(64), eval);
+                let max_depth = depth.unwrap_or(u32::MAX).min(64);
+                let floor = (self.config.min_depth, time + self.bank);
+                let result = self.deepen(board, (allowance, floor), max_depth, eval);
                 self.moves_searched += 1;
                 self.before_sum = sum_left > 0;
                 self.deposit(time, start.elapsed(), self.before_sum);
@@ -676,20 +686,26 @@ impl Expectimax {
                 (budget, adaptive_depth(board))
             }
         };
-        self.deepen(board, budget, max_depth, eval)
+        self.deepen(board, (budget, (0, Duration::ZERO)), max_depth, eval)
     }
 
     /// Iterative deepening up to `max_depth`: deeper while the next depth is likely to
-    /// finish within `budget`.
+    /// finish within `budget`, or for a depth up to `floor`'s, within its time.
     fn deepen<E: Leaf>(
         &mut self,
         board: Board,
-        budget: Duration,
+        (budget, floor): (Duration, (u32, Duration)),
         max_depth: u32,
         eval: &E,
     ) -> SearchResult {
         let start = Instant::now();
-        let deadline = Some(start + budget);
+        let within = |depth: u32| {
+            if depth <= floor.0 {
+                budget.max(floor.1)
+            } else {
+                budget
+            }
+        };
         let (values, mut nodes) = self.root(board, 0, None, eval);
         let mut best = SearchResult::from_values(values.expect("depth 0 always finishes"), 0, 0);
         let mut took = start.elapsed();
@@ -699,15 +715,16 @@ impl Expectimax {
             g if g.is_nan() => f64::INFINITY,
             g => f64::from(g.max(0.0)),
         };
-        let fits = |took: Duration| {
+        let fits = |took: Duration, budget: Duration| {
             start.elapsed().as_secs_f64() + took.as_secs_f64() * growth <= budget.as_secs_f64()
         };
         let mut depth = 1;
         // Each layer costs several times the last; stop when the next cannot fit. Depth
         // 1 too: a game whose clock is nearly spent plays greedy moves (microseconds)
         // rather than run out of time.
-        while depth <= max_depth && best.dir.is_some() && fits(took) {
+        while depth <= max_depth && best.dir.is_some() && fits(took, within(depth)) {
             let before = start.elapsed();
+            let deadline = Some(start + within(depth));
             let (values, n) = self.root(board, depth, deadline, eval);
             nodes += n;
             let Some(values) = values else {
@@ -731,6 +748,29 @@ mod tests {
             time_bank,
             ..ExpectimaxConfig::default()
         })
+    }
+
+    #[test]
+    fn a_move_completes_its_minimum_depth_whatever_its_budget() {
+        let board: Board = "2 4 8 16/0 0 2 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let limits = SearchLimits::with_time(Duration::from_nanos(1));
+        let floored = |time_bank| {
+            Expectimax::new(ExpectimaxConfig {
+                time_bank,
+                min_depth: 3,
+                ..ExpectimaxConfig::default()
+            })
+        };
+        let mut player = floored(true);
+        player.bank = Duration::from_secs(10);
+        assert_eq!(player.search(board, &limits).depth, 3);
+        // The bank pays for the floor: an empty bank buys no depth 3 in a nanosecond,
+        // nor does the floor apply without a bank.
+        let mut poor = floored(true);
+        assert!(poor.search(board, &limits).depth < 3);
+        let mut unbanked = floored(false);
+        unbanked.bank = Duration::from_secs(10);
+        assert!(unbanked.search(board, &limits).depth < 3);
     }
 
     #[test]
