@@ -142,7 +142,7 @@ pub const PLAYERS: &[PlayerInfo] = &[
             ),
             (
                 "min-depth",
-                "with time-bank under a time a move: every searched move completes this depth, the bank paying (default 0: none)"
+                "with time-bank under a time a move: a depth up to this one starts wherever the budget and all of the bank can pay for it (default 0: none)"
             ),
         ),
     },

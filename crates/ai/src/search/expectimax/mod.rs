@@ -751,7 +751,7 @@ mod tests {
     }
 
     #[test]
-    fn a_move_completes_its_minimum_depth_whatever_its_budget() {
+    fn a_move_completes_its_floor_of_depth_where_the_bank_pays_for_it() {
         let board: Board = "2 4 8 16/0 0 2 0/0 0 0 0/0 0 0 0".parse().unwrap();
         let limits = SearchLimits::with_time(Duration::from_nanos(1));
         let floored = |time_bank| {
