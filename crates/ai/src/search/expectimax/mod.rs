@@ -662,7 +662,7 @@ impl Expectimax {
                 let (allowance, sum_left) = self.allowance(board, time);
                 let max_depth = depth.unwrap_or(u32::MAX).min(64);
                 let floor = (self.config.min_depth, time + self.bank);
-                let result = self.deepen(board, (allowance, floor), max_depth, eval);
+                let result = self.deepen(board, allowance, floor, max_depth, eval);
                 self.moves_searched += 1;
                 self.before_sum = sum_left > 0;
                 self.deposit(time, start.elapsed(), self.before_sum);
@@ -686,7 +686,7 @@ impl Expectimax {
                 (budget, adaptive_depth(board))
             }
         };
-        self.deepen(board, (budget, (0, Duration::ZERO)), max_depth, eval)
+        self.deepen(board, budget, (0, Duration::ZERO), max_depth, eval)
     }
 
     /// Iterative deepening up to `max_depth`: deeper while the next depth is likely to
@@ -694,7 +694,8 @@ impl Expectimax {
     fn deepen<E: Leaf>(
         &mut self,
         board: Board,
-        (budget, floor): (Duration, (u32, Duration)),
+        budget: Duration,
+        floor: (u32, Duration),
         max_depth: u32,
         eval: &E,
     ) -> SearchResult {
