@@ -142,7 +142,11 @@ pub const PLAYERS: &[PlayerInfo] = &[
             ),
             (
                 "min-depth",
-                "with time-bank under a time a move: a depth up to this one starts wherever the budget and all of the bank can pay for it (default 0: none)"
+                "with time-bank under a time a move: a depth up to this one starts wherever the budget and all of the bank can pay for it, none before bank-early's tile (default 0: none)"
+            ),
+            (
+                "min-depth-below",
+                "min-depth applies only under a time a move below this many milliseconds (default: any)"
             ),
         ),
     },

@@ -115,6 +115,15 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(depth) = ranged(spec, "min-depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
         config.min_depth = depth;
     }
+    let max_ms = SearchLimits::MAX_TIME.as_secs_f64() * 1000.0;
+    if let Some(ms) = ranged::<f64>(
+        spec,
+        "min-depth-below",
+        "a time in milliseconds",
+        0.0..=max_ms,
+    )? {
+        config.min_depth_below = std::time::Duration::from_secs_f64(ms / 1000.0);
+    }
     Ok(config)
 }
 

@@ -100,8 +100,16 @@ pub struct ExpectimaxConfig {
     /// up to it starts where it is expected to fit in the budget and all of the bank,
     /// and is stopped only there. Iterative deepening under a deadline gives the
     /// positions whose tree is largest the shallowest search; a floor gives them the
-    /// time they need, from what the cheap ones saved.
+    /// time they need, from what the cheap ones saved. None in the opening of
+    /// [`ExpectimaxConfig::bank_early`], whose open boards are where a deep search
+    /// costs most and is needed least (a floor there spends what the plan keeps for
+    /// the late game).
     pub min_depth: u32,
+    /// The budget a move from which [`ExpectimaxConfig::min_depth`] no longer applies:
+    /// where the deepening reaches the floor in nearly every position by itself, the
+    /// floor only spends the bank on the few where it does not, time a deeper search
+    /// elsewhere would use better. `Duration::MAX`: at every budget.
+    pub min_depth_below: Duration,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move: so a move
@@ -133,6 +141,7 @@ impl Default for ExpectimaxConfig {
             cut: false,
             cut_from: 1,
             min_depth: 0,
+            min_depth_below: Duration::MAX,
         }
     }
 }
@@ -640,8 +649,7 @@ impl Expectimax {
             // move past it takes from no more than the usual cap.
             return (time + self.bank.min(time * MAX_BANKED_BUDGETS) / 2, 0);
         }
-        let early = self.config.bank_early > 0 && board.max_tile() < 1 << self.config.bank_early;
-        let own = if early { time / 2 } else { time };
+        let own = if self.early(board) { time / 2 } else { time };
         let moves = self.moves_searched + self.moves_unsearched;
         let share = if moves == 0 {
             1.0
@@ -654,6 +662,12 @@ impl Expectimax {
         ((own + extra).min(time * MAX_PLANNED_BUDGETS), sum_left)
     }
 
+    /// Whether `board` is in the opening of [`ExpectimaxConfig::bank_early`]: before its
+    /// tile, when the bank plan is on.
+    fn early(&self, board: Board) -> bool {
+        self.config.bank_early > 0 && board.max_tile() < 1 << self.config.bank_early
+    }
+
     fn run<E: Leaf>(&mut self, board: Board, limits: &SearchLimits, eval: &E) -> SearchResult {
         let start = Instant::now();
         let fixed = limits.depth.or(self.config.depth);
@@ -661,7 +675,11 @@ impl Expectimax {
             (Some(time), depth) if self.config.time_bank => {
                 let (allowance, sum_left) = self.allowance(board, time);
                 let max_depth = depth.unwrap_or(u32::MAX).min(64);
-                let floor = (self.config.min_depth, time + self.bank);
+                // No floor in the opening: its open boards are where a deep search
+                // costs most and is needed least, and the plan keeps their time.
+                let floored = !self.early(board) && time < self.config.min_depth_below;
+                let floor_depth = if floored { self.config.min_depth } else { 0 };
+                let floor = (floor_depth, time + self.bank);
                 let result = self.deepen(board, allowance, floor, max_depth, eval);
                 self.moves_searched += 1;
                 self.before_sum = sum_left > 0;
@@ -772,6 +790,34 @@ mod tests {
         let mut unbanked = floored(false);
         unbanked.bank = Duration::from_secs(10);
         assert!(unbanked.search(board, &limits).depth < 3);
+    }
+
+    #[test]
+    fn the_floor_waits_for_the_end_of_the_banks_opening() {
+        let opening: Board = "2 4 8 16/0 0 2 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let later: Board = "2048 4 8 16/0 0 2 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let limits = SearchLimits::with_time(Duration::from_nanos(1));
+        let planned = || {
+            let mut player = Expectimax::new(ExpectimaxConfig {
+                time_bank: true,
+                bank_by_sum: 34_000,
+                bank_early: 11,
+                min_depth: 3,
+                ..ExpectimaxConfig::default()
+            });
+            player.bank = Duration::from_secs(10);
+            player
+        };
+        // Before the first 2048 the opening keeps its time: no floor, however rich
+        // the bank; from it on the bank pays for the floor.
+        assert!(planned().search(opening, &limits).depth < 3);
+        assert_eq!(planned().search(later, &limits).depth, 3);
+        // Nor at a budget of its bound or more.
+        let mut generous = planned();
+        generous.config.min_depth_below = Duration::from_nanos(1);
+        assert!(generous.search(later, &limits).depth < 3);
+        generous.config.min_depth_below = Duration::from_nanos(2);
+        assert_eq!(generous.search(later, &limits).depth, 3);
     }
 
     #[test]
