@@ -675,8 +675,9 @@ impl Expectimax {
             (Some(time), depth) if self.config.time_bank => {
                 let (allowance, sum_left) = self.allowance(board, time);
                 let max_depth = depth.unwrap_or(u32::MAX).min(64);
-                // No floor in the opening: its open boards are where a deep search
-                // costs most and is needed least, and the plan keeps their time.
+                // No floor in the opening, whose open boards are where a deep search
+                // costs most and is needed least (the plan keeps their time), nor from
+                // the budget where the deepening reaches the floor by itself.
                 let floored = !self.early(board) && time < self.config.min_depth_below;
                 let floor_depth = if floored { self.config.min_depth } else { 0 };
                 let floor = (floor_depth, time + self.bank);
