@@ -761,12 +761,18 @@ async fn referee(db: DbLocation, games: usize, clients: usize) {
     assert_eq!(checked, games);
 }
 
+/// 300 games on SQLite unless `AI2048_REFEREE_GAMES` says how many (the 1,000 of
+/// earlier commits took a minute of every CI run's debug build, two on a slow
+/// machine): `AI2048_REFEREE_GAMES=1000 cargo test -p ai2048-web --test scores
+/// referee` plays more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn referee_1000_games_on_sqlite() {
-    let games = std::env::var("AI2048_REFEREE_GAMES")
-        .ok()
-        .and_then(|g| g.parse().ok())
-        .unwrap_or(1000);
+async fn referee_games_on_sqlite() {
+    let games = match std::env::var("AI2048_REFEREE_GAMES") {
+        Err(_) => 300,
+        Ok(text) => text
+            .parse()
+            .unwrap_or_else(|_| panic!("AI2048_REFEREE_GAMES is {text:?}, not a number of games")),
+    };
     let db = TempSqlite::new("referee");
     referee(db.location(), games, 8).await;
 }
