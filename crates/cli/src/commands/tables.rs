@@ -123,7 +123,7 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
                     t.name,
                     t.layout,
                     path,
-                    args.encoding.map_or(Encoding::U16, encoding_of),
+                    args.encoding.map_or(t.encoding, encoding_of),
                 )
             })
             .collect()
@@ -148,10 +148,25 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
                 other.pattern(),
                 other.target()
             ),
-            Existing::Built => eprintln!(
-                "{name}: built already ({}; --force builds it again)",
-                path.display()
-            ),
+            Existing::Built => {
+                let (_, _, _, encoding) = &job;
+                // A table built before the set chose another encoding still plays;
+                // say how to store it as the set does.
+                let stored = read_header(path).map(|h| h.encoding);
+                let convert = match stored {
+                    Ok(e) if e != *encoding => format!(
+                        "; stored as {e}, the set keeps it as {encoding}: `ai2048 tables \
+                         convert {} --encoding {}`",
+                        path.display(),
+                        encoding_arg(*encoding)
+                    ),
+                    _ => String::new(),
+                };
+                eprintln!(
+                    "{name}: built already ({}; --force builds it again{convert})",
+                    path.display()
+                );
+            }
             Existing::Absent => todo.push(job),
         }
     }
@@ -240,6 +255,15 @@ fn encoding_of(arg: EncodingArg) -> Encoding {
     }
 }
 
+/// The `--encoding` value that names `encoding`.
+fn encoding_arg(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::F32 => "f32",
+        Encoding::U16 => "u16",
+        Encoding::U8 => "u8",
+    }
+}
+
 fn convert(args: &TablesConvertArgs) -> Result<()> {
     let src = resolve(&args.table.table, &args.table.dir)?;
     if !src.exists() {
@@ -314,9 +338,10 @@ fn list(args: &TablesDirArgs) -> Result<()> {
         let path = dir.join(t.file_name());
         writeln!(
             out,
-            "  {:<12} {:>12} states  {}",
+            "  {:<12} {:>12} states  {:<3}  {}",
             t.name,
             t.layout.len(),
+            encoding_arg(t.encoding),
             status(&path)
         )?;
         named.push(t.file_name());
@@ -527,7 +552,7 @@ mod tests {
 
     #[test]
     fn the_default_set_names_built_in_tables() {
-        for name in DEFAULT_SET {
+        for (name, _) in DEFAULT_SET {
             assert!(builtin(name).is_ok(), "{name}");
         }
     }
