@@ -129,7 +129,7 @@ impl PyTable {
                     other.target()
                 )))
             }
-            Existing::Built => return PyTable::open(path),
+            Existing::Built(_) => return PyTable::open(path),
             Existing::Absent => {}
         }
         let outcome = run_stoppable(py, None, |stop| {

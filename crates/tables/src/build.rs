@@ -44,8 +44,9 @@ pub enum Existing {
     /// No finished table of the layout: no file, or one that is not a readable table
     /// (which the build replaces). Build it.
     Absent,
-    /// The layout's table, finished: nothing to build.
-    Built,
+    /// The layout's table, finished, its values stored in this encoding: nothing to
+    /// build.
+    Built(Encoding),
     /// A table of another layout, which a build would replace.
     Other(Box<Layout>),
 }
@@ -63,7 +64,7 @@ pub enum Existing {
 /// let layout = Layout::new("xxxx/xxxx/xxxx/x.tt".parse()?, 16)?;
 /// assert_eq!(existing(&path, &layout), Existing::Absent);
 /// build(&layout, &path, Encoding::F32, Duration::from_secs(60), |_| true)?;
-/// assert_eq!(existing(&path, &layout), Existing::Built);
+/// assert_eq!(existing(&path, &layout), Existing::Built(Encoding::F32));
 /// let other = Layout::new("xxxx/xxxx/xxxx/x.tt".parse()?, 32)?;
 /// assert_eq!(existing(&path, &other), Existing::Other(Box::new(layout)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -72,7 +73,7 @@ pub enum Existing {
 pub fn existing(path: &Path, layout: &Layout) -> Existing {
     match read_header(path) {
         Ok(h) if h.layout != *layout => Existing::Other(Box::new(h.layout)),
-        Ok(h) if h.layers_left == 0 => Existing::Built,
+        Ok(h) if h.layers_left == 0 => Existing::Built(h.encoding),
         _ => Existing::Absent,
     }
 }

@@ -148,19 +148,19 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
                 other.pattern(),
                 other.target()
             ),
-            Existing::Built => {
+            Existing::Built(stored) => {
                 let (_, _, _, encoding) = &job;
                 // A table built before the set chose another encoding still plays;
                 // say how to store it as the set does.
-                let stored = read_header(path).map(|h| h.encoding);
-                let convert = match stored {
-                    Ok(e) if e != *encoding => format!(
-                        "; stored as {e}, the set keeps it as {encoding}: `ai2048 tables \
+                let convert = if stored == *encoding {
+                    String::new()
+                } else {
+                    format!(
+                        "; stored as {stored}, the set keeps it as {encoding}: `ai2048 tables \
                          convert {} --encoding {}`",
                         path.display(),
                         encoding_arg(*encoding)
-                    ),
-                    _ => String::new(),
+                    )
                 };
                 eprintln!(
                     "{name}: built already ({}; --force builds it again{convert})",
