@@ -46,6 +46,35 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         "{}",
         text(&again.stderr)
     );
+    // Asked for in a narrower encoding, a built table stays as it is, and the command
+    // says how to convert it, its path quoted for the shell.
+    let spaced = dir.path().join("my tables");
+    std::fs::create_dir(&spaced).unwrap();
+    let spaced_file = spaced.join("corner.table");
+    std::fs::copy(&file, &spaced_file).unwrap();
+    let narrower = tables(&[
+        "build",
+        "-q",
+        "--pattern",
+        "xxxx/xxxx/xx../..tt",
+        "--target",
+        "64",
+        "--encoding",
+        "u8",
+        "--out",
+        path(&spaced_file),
+    ]);
+    let said = text(&narrower.stderr);
+    assert!(narrower.status.success(), "{said}");
+    let quoted = format!("convert '{}' --encoding u8", spaced_file.display());
+    assert!(
+        said.contains("stored as f32") && said.contains(&quoted),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&spaced_file).unwrap(),
+        std::fs::read(&file).unwrap()
+    );
     // Another table to a file that holds one is refused, not taken for built, unless
     // forced.
     let other = dir.path().join("other.table");

@@ -60,7 +60,7 @@ pub const FORMATIONS: [Formation; 8] = [
                   ...2/..13/...3/.... ..../..1./.22./.... ..../..1./..22/....",
         about: "a block of five large tiles in the corner (three on the top row, two below), \
                 the eleven cells around it capped; the goal: the pieces of the target lined \
-                up to merge beside the block (at 256: 2.4 GB, built in 2.6 GiB)",
+                up to merge beside the block (at 256: 1.2 GB as u8, as the default set keeps it)",
     },
     Formation {
         name: "block10",
@@ -100,8 +100,8 @@ pub struct Builtin {
     pub formation: Formation,
     /// Its pattern and target.
     pub layout: Layout,
-    /// How its values are stored when it is built without `--encoding`: `u16`, or
-    /// the default set's choice ([`DEFAULT_SET`]).
+    /// How its values are stored when it is built without `--encoding`: the default
+    /// set's choice for a table of the set ([`DEFAULT_SET`]), `u16` for any other.
     pub encoding: Encoding,
 }
 
@@ -113,13 +113,17 @@ impl Builtin {
     }
 }
 
-/// The built-in table named `name` (`FORMATION-TARGET`, as `snake8-128`).
+/// The built-in table named `name` (`FORMATION-TARGET`, as `snake8-128`), stored as
+/// the default set stores it if it is one of the set's, else as `u16`.
 ///
 /// ```
-/// let table = ai2048_tables::builtin("snake8-128")?;
+/// use ai2048_tables::{builtin, Encoding};
+/// let table = builtin("snake8-128")?;
 /// assert_eq!(table.layout.target(), 128);
 /// assert_eq!(table.file_name(), "snake8-128.table");
-/// assert!(ai2048_tables::builtin("snake9-128").is_err());
+/// assert_eq!(table.encoding, Encoding::U16);
+/// assert_eq!(builtin("block11-256")?.encoding, Encoding::U8, "as the default set");
+/// assert!(builtin("snake9-128").is_err());
 /// # Ok::<(), String>(())
 /// ```
 ///
@@ -155,11 +159,15 @@ pub fn builtin(name: &str) -> Result<Builtin, String> {
         .parse()
         .expect("the built-in patterns parse");
     let layout = Layout::new(pattern, target).map_err(|e| format!("{name:?}: {e}"))?;
+    let encoding = DEFAULT_SET
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(Encoding::U16, |&(_, e)| e);
     Ok(Builtin {
         name: name.to_owned(),
         formation,
         layout,
-        encoding: Encoding::U16,
+        encoding,
     })
 }
 
@@ -175,10 +183,7 @@ pub fn builtin(name: &str) -> Result<Builtin, String> {
 pub fn default_set() -> Vec<Builtin> {
     DEFAULT_SET
         .iter()
-        .map(|&(name, encoding)| Builtin {
-            encoding,
-            ..builtin(name).expect("the default set's names are built-in tables")
-        })
+        .map(|&(name, _)| builtin(name).expect("the default set's names are built-in tables"))
         .collect()
 }
 

@@ -150,17 +150,18 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
             ),
             Existing::Built(stored) => {
                 let (_, _, _, encoding) = &job;
-                // A table built before the set chose another encoding still plays;
-                // say how to store it as the set does.
-                let convert = if stored == *encoding {
-                    String::new()
-                } else {
+                // A table built in a wider encoding (before the set chose a narrower
+                // one) still plays; say how to store it as the build would, in less
+                // disk. A narrower file is left alone: widening it adds nothing.
+                let convert = if stored.width() > encoding.width() {
                     format!(
-                        "; stored as {stored}, the set keeps it as {encoding}: `ai2048 tables \
-                         convert {} --encoding {}`",
-                        path.display(),
+                        "; stored as {stored}, built now as {encoding}, half the disk or less: \
+                         `ai2048 tables convert {} --encoding {}`",
+                        shell_word(&path.display().to_string()),
                         encoding_arg(*encoding)
                     )
+                } else {
+                    String::new()
                 };
                 eprintln!(
                     "{name}: built already ({}; --force builds it again{convert})",
@@ -261,6 +262,17 @@ fn encoding_arg(encoding: Encoding) -> &'static str {
         Encoding::F32 => "f32",
         Encoding::U16 => "u16",
         Encoding::U8 => "u8",
+    }
+}
+
+/// `word` as a POSIX shell reads it back: as it is if every character is one a shell
+/// leaves alone, else in single quotes (a quote inside as `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -548,6 +560,17 @@ mod tests {
         assert_eq!(bytes(12), "12 bytes");
         assert_eq!(bytes(1536), "1.5 KiB");
         assert_eq!(bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn a_path_is_quoted_only_where_a_shell_needs_it() {
+        assert_eq!(
+            shell_word("/home/me/.cache/t.table"),
+            "/home/me/.cache/t.table"
+        );
+        assert_eq!(shell_word("my tables/t.table"), "'my tables/t.table'");
+        assert_eq!(shell_word("it's/t"), r"'it'\''s/t'");
+        assert_eq!(shell_word(""), "''");
     }
 
     #[test]
