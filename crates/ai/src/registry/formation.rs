@@ -3,7 +3,7 @@
 //!
 //! The network does not keep the block such tables answer for; the evaluation `lines`
 //! does, and with the tables consulted from the first move and trusted over the
-//! search, it is the strongest player built here (docs/tables.md). So an expectimax
+//! search, it is the strongest player built here (docs/tables-measured.md). So an expectimax
 //! player that names no evaluation takes these options when its tables have goals,
 //! before its own, which override them.
 

@@ -70,7 +70,7 @@ pub(crate) const DEFAULT_SLACK: f64 = 0.2;
 
 /// The smallest tile a board must hold before a table is consulted: endgame tables
 /// for the endgame. Before it, tables whose chain ends in a small target (8 to 32)
-/// cost games on the way to 16384 (docs/tables.md).
+/// cost games on the way to 16384 (docs/tables-measured.md).
 pub(crate) const DEFAULT_FROM: u32 = 16384;
 
 /// The tables a player consults, and how it trusts them (see

@@ -115,7 +115,7 @@ pub struct ExpectimaxConfig {
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move: so a move
 /// spends at most 9 budgets. Where endgame tables decide two moves in five without a
 /// search ([`Player::unsearched`]), a cap of 4 left the bank full and the mean time a
-/// move at two thirds of the budget; with 16 it is four fifths (docs/tables.md).
+/// move at two thirds of the budget; with 16 it is four fifths (docs/tables-measured.md).
 pub const MAX_BANKED_BUDGETS: u32 = 16;
 
 /// The most a move may spend under [`ExpectimaxConfig::bank_by_sum`], in budgets.
