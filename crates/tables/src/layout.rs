@@ -351,6 +351,13 @@ impl Layout {
     /// with before a goal is met, and no goal is met already (see
     /// [`crate::Table::block_query`]).
     pub(crate) fn holds_block(&self, exps: &[u8; 16]) -> bool {
+        self.block_fits(exps) && !self.meets_goal(exps)
+    }
+
+    /// Whether the image's fixed tiles stand as a block that no moving tile can merge
+    /// with before a goal is met: no two fixed tiles alike side by side, and every
+    /// moving tile within its cap under the smallest fixed tile beside a moving cell.
+    pub(crate) fn block_fits(&self, exps: &[u8; 16]) -> bool {
         let pattern = self.pattern;
         let target = self.target;
         let mut anchor = target;
@@ -365,10 +372,15 @@ impl Layout {
                 }
             }
         }
-        let fits = (0..16)
+        (0..16)
             .filter(|&i| !pattern.is_fixed(i))
-            .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)));
-        fits && !pattern
+            .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)))
+    }
+
+    /// Whether the image meets one of the pattern's goals.
+    pub(crate) fn meets_goal(&self, exps: &[u8; 16]) -> bool {
+        let target = self.target;
+        self.pattern
             .goals()
             .any(|g| g.cells().all(|(i, k)| exps[i] == target.saturating_sub(k)))
     }

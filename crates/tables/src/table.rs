@@ -240,6 +240,53 @@ impl Table {
         best_of(self.queries(board, move |image| layout.holds_block(image))).map(|(_, q)| q)
     }
 
+    /// The success probability a search may take for `board` where its search ends:
+    /// the largest of the values the table holds for the board through each symmetry
+    /// under which a player trusts it ([`Table::play_query`]), one look each, and 1
+    /// where the board's block meets a goal already (a table with goals). `None` if no
+    /// symmetry qualifies.
+    ///
+    /// The value is that of the board as it stands, to move: for a board just moved,
+    /// before its tile spawns, it is what the table would say if no tile spawned.
+    ///
+    /// ```
+    /// use ai2048_engine::Board;
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
+    /// let table = Table::solve(Layout::new(pattern.parse()?, 16)?);
+    /// let block: Board = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
+    /// let (_, best) = table.block_query(block).and_then(|q| q.best()).unwrap();
+    /// assert!((table.leaf_value(block).unwrap() - best).abs() < 1e-6);
+    /// // The goal met: two 8s beside the block's 16's place, and an 8 below them.
+    /// let met: Board = "4096 2048 1024 2/512 256 8 2/4 8 8 0/0 0 0 2".parse()?;
+    /// assert_eq!(table.leaf_value(met), Some(1.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn leaf_value(&self, board: Board) -> Option<f64> {
+        let exps = board.exponents();
+        let layout = &self.layout;
+        let goals = layout.pattern().has_goals();
+        Symmetry::ALL
+            .into_iter()
+            .filter_map(|sym| {
+                let image = transform(&exps, sym);
+                let state = layout.state_of(&image)?;
+                if !goals {
+                    return layout.chains(&image).then(|| self.at(layout.index(state)));
+                }
+                if !layout.block_fits(&image) {
+                    None
+                } else if layout.meets_goal(&image) {
+                    Some(1.0)
+                } else {
+                    Some(self.at(layout.index(state)))
+                }
+            })
+            .reduce(f64::max)
+    }
+
     /// The answer through each symmetry under which `board` matches and its image (the
     /// exponents as the table sees them) passes `accept`.
     fn queries<'a>(

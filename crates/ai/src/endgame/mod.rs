@@ -22,10 +22,12 @@ use web_time::Instant;
 use crate::{Player, SearchLimits, SearchResult, TableUse};
 
 mod builtin;
+mod leaves;
 
 pub use builtin::{
     builtin_distilled, builtin_distilled_len, install_builtin_distilled, BUILTIN_DISTILLED,
 };
+pub use leaves::TableLeaves;
 
 /// A set of solved tables, and of distilled ones ([`Distilled`]: the tables' moves
 /// for the states games meet most), shared by every player and thread of a process.
@@ -179,6 +181,33 @@ impl EndgameTables {
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
         self.best_of(board, false)
+    }
+
+    /// The largest success probability the full tables of the set (those with goals
+    /// alone if `goals_only`) hold for `board` where a search ends
+    /// ([`Table::leaf_value`]: one look a symmetry, 1 for a block that meets a goal);
+    /// `None` if none answers. Distilled tables keep moves, not values, and are not
+    /// asked.
+    ///
+    /// ```
+    /// use ai2048_ai::endgame::EndgameTables;
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 16)?);
+    /// let tables = EndgameTables::new(vec![("block-16".to_owned(), table)]);
+    /// let block = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
+    /// let p = tables.leaf_value(block, true).expect("the block stands");
+    /// assert!(p > 0.0 && p < 1.0, "{p}");
+    /// assert_eq!(tables.leaf_value("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 0".parse()?, true), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn leaf_value(&self, board: Board, goals_only: bool) -> Option<f64> {
+        self.tables
+            .iter()
+            .filter(|(_, t)| !goals_only || t.layout().pattern().has_goals())
+            .filter_map(|(_, t)| t.leaf_value(board))
+            .reduce(f64::max)
     }
 
     /// As [`EndgameTables::best`], among the tables with goals alone if `goals_only`.

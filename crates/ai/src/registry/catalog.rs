@@ -68,6 +68,10 @@ macro_rules! with_eval_options {
                 "tables-goals",
                 "true: consult only the tables with goals, a formation's block (default false; the formation player's true)",
             ),
+            (
+                "tables-leaves",
+                "where a search ends on a board a table answers, add this weight times its success probability times the board's largest tile (default 0: off)",
+            ),
         ]
     };
 }

@@ -18,7 +18,7 @@ pub use tables::tables_in_use;
 
 use std::sync::Arc;
 
-use crate::endgame::WithTables;
+use crate::endgame::{TableLeaves, WithTables};
 use crate::eval::{CobbDouglas, Evaluator};
 use crate::search::{
     Expectimax, ExpectimaxConfig, GreedyPlayer, Mcts, MctsConfig, Minimax, MinimaxConfig,
@@ -69,15 +69,17 @@ pub fn check_player(spec: &PlayerSpec) -> Result<(), PlayerError> {
 /// ```
 pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
     let spec = &*resolve_player(spec)?;
+    let tables = tables::tables_for(spec)?;
+    let leaves = |eval| with_leaves(eval, tables.as_ref());
     let player: Box<dyn Player> = match Recipe::new(spec)? {
         Recipe::Random => Box::new(RandomPlayer::new(seed)),
-        Recipe::Greedy(eval) => Box::new(GreedyPlayer::new(eval)),
-        Recipe::Expectimax(config, eval) => Box::new(Expectimax::with_eval(config, eval)),
-        Recipe::Minimax(config, eval) => Box::new(Minimax::new(config, eval)),
-        Recipe::Mcts(config, eval) => Box::new(Mcts::new(config, eval, seed)),
+        Recipe::Greedy(eval) => Box::new(GreedyPlayer::new(leaves(eval))),
+        Recipe::Expectimax(config, eval) => Box::new(Expectimax::with_eval(config, leaves(eval))),
+        Recipe::Minimax(config, eval) => Box::new(Minimax::new(config, leaves(eval))),
+        Recipe::Mcts(config, eval) => Box::new(Mcts::new(config, leaves(eval), seed)),
         Recipe::Replica(config) => Box::new(Replica::new(config)),
     };
-    Ok(match tables::tables_for(spec)? {
+    Ok(match tables {
         Some(t) => Box::new(
             WithTables::new(player, t.tables, t.min, t.slack)
                 .from_tile(t.from)
@@ -85,6 +87,17 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         ),
         None => player,
     })
+}
+
+/// `eval` with the tables at its leaves where the option `tables-leaves` asks for them
+/// ([`TableLeaves`]), else as it is.
+fn with_leaves(eval: Arc<dyn Evaluator>, tables: Option<&tables::TablesUse>) -> Arc<dyn Evaluator> {
+    match tables {
+        Some(t) if t.leaves > 0.0 => Arc::new(
+            TableLeaves::new(eval, Arc::clone(&t.tables), t.leaves).asking(t.from, t.goals_only),
+        ),
+        _ => eval,
+    }
 }
 
 /// A player's settings and evaluation, checked: everything but the player.

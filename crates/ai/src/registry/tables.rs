@@ -11,12 +11,13 @@ use super::options::{parse_option, tile_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
-pub(crate) const OPTIONS: [&str; 5] = [
+pub(crate) const OPTIONS: [&str; 6] = [
     "tables",
     "tables-min",
     "tables-slack",
     "tables-from",
     "tables-goals",
+    "tables-leaves",
 ];
 
 /// The tables `spec` asks for, with the probability from which to play their moves:
@@ -29,6 +30,15 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
     let from = tile_option(spec, "tables-from")?.map_or(DEFAULT_FROM, |e| 1 << e);
     let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
+    let leaves =
+        parse_option::<f64>(spec, "tables-leaves", "a weight of 0 or more")?.unwrap_or(0.0);
+    if !(leaves >= 0.0 && leaves.is_finite()) {
+        return Err(PlayerError::bad_option(
+            spec,
+            "tables-leaves",
+            format!("{leaves} is not a weight of 0 or more"),
+        ));
+    }
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
@@ -45,6 +55,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         slack,
         from,
         goals_only,
+        leaves,
     }))
 }
 
@@ -81,6 +92,9 @@ pub(crate) struct TablesUse {
     pub(crate) slack: f64,
     pub(crate) from: u32,
     pub(crate) goals_only: bool,
+    /// The weight of the tables' bonus where a search ends, 0 for none (see
+    /// [`crate::endgame::TableLeaves`]).
+    pub(crate) leaves: f64,
 }
 
 /// Option `key` as a probability, `default` when absent.
@@ -162,6 +176,7 @@ mod tests {
             "greedy:tables=off",
             "random:tables=off,tables-min=0.5,tables-from=8192",
             "expectimax:tables=off",
+            "expectimax:tables=off,tables-leaves=0.5",
         ] {
             assert!(check_player(&spec(ok)).is_ok(), "{ok}");
         }
@@ -178,6 +193,12 @@ mod tests {
             ),
             ("greedy:tables-from=262144", "262144 is not a tile"),
             ("greedy:tables-from=big", "\"big\" is not a tile"),
+            ("greedy:tables-leaves=-1", "-1 is not a weight of 0 or more"),
+            (
+                "greedy:tables-leaves=inf",
+                "inf is not a weight of 0 or more",
+            ),
+            ("greedy:tables-leaves=much", "a weight of 0 or more"),
         ] {
             let err = create_player(&spec(bad), 0).err().unwrap().to_string();
             assert!(err.contains(message), "{bad}: {err}");
