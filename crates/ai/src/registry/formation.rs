@@ -20,7 +20,8 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// unused banked for the searched ones (they decide two moves in five without a
 /// search) and planned to be spent by the time the game makes 32768, its tiles summing
 /// to about 34,000, the moves before the first 2048 at half their budget (32768 in 72%
-/// at 1 ms a move, not 64%), and under a time a move below 0.75 ms, from the first
+/// at 1 ms a move, not 64%, in their first runs; as often as without the plan in a
+/// later one), and under a time a move below 0.75 ms, from the first
 /// 2048, a floor of depth 4 that the bank pays for (32768 in 42% and 61% of 100 games
 /// at 0.158 and 0.544 ms a move, not 36% and 56%; at 1 ms it lost 16384 in 8 games
 /// more than it won), the tables consulted from the first move, trusted over any move
