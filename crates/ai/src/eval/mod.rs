@@ -5,7 +5,8 @@
 //! file ([`EvalConfig::from_json`], [`EvalConfig::to_json`]), and lets an optimizer
 //! tune any evaluation the same way ([`EvalConfig::params`],
 //! [`EvalConfig::with_params`]). The players `greedy` and `expectimax` take the options
-//! `eval=NAME`, `weights=FILE`, `symmetric=true` and `w.NAME=VALUE`.
+//! `eval=NAME`, `weights=FILE`, `symmetric=true` and `w.NAME=VALUE`, and
+//! `blend=W` adds the built-in network's value to any of them ([`Blend`]).
 //!
 //! | name | what | weights |
 //! |------|------|---------|
@@ -38,6 +39,7 @@ use core::any::Any;
 
 use ai2048_engine::Board;
 
+mod blend;
 mod catalog;
 pub mod cobb_douglas;
 mod config;
@@ -50,6 +52,7 @@ pub mod matrix;
 mod simple;
 mod weighted;
 
+pub use blend::Blend;
 pub use catalog::{
     create_eval, eval_info, EvalInfo, WeightInfo, DEFAULT_EVAL, EVALS, MATRIX_NAMES, MAX_WEIGHT,
 };

@@ -45,6 +45,10 @@ macro_rules! with_eval_options {
                 "an n-tuple network file (ai2048 train) as the evaluation, instead of eval and weights",
             ),
             (
+                "blend",
+                "adds this weight times the built-in network's value to the evaluation (default 0: off)",
+            ),
+            (
                 "ceiling",
                 "a network reads boards holding a larger tile downgraded to this one (default 32768)",
             ),

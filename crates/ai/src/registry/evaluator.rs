@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::eval::{EvalConfig, EvalError, Evaluator};
+use crate::eval::{Blend, EvalConfig, EvalError, Evaluator};
 use crate::ntuple::{Ceiling, NTupleNetwork};
 
 use super::options::parse_option;
@@ -142,6 +142,34 @@ pub(super) fn evaluator(
     under_ceiling(spec, net, 32768)
 }
 
+/// `eval` with the built-in network's value added, times the option `blend`, where
+/// the option asks for it ([`Blend`]); else `eval` as it is.
+pub(super) fn blended(
+    spec: &PlayerSpec,
+    eval: Arc<dyn Evaluator>,
+) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    let what = "a weight of 0 or more";
+    let weight = parse_option::<f64>(spec, "blend", what)?.unwrap_or(0.0);
+    if !(weight >= 0.0 && weight.is_finite()) {
+        return Err(PlayerError::bad_option(
+            spec,
+            "blend",
+            format!("{weight} is not {what}"),
+        ));
+    }
+    if weight == 0.0 {
+        return Ok(eval);
+    }
+    let net = crate::ntuple::builtin().ok_or_else(|| {
+        PlayerError::bad_option(
+            spec,
+            "blend",
+            "this build has no built-in network to blend (it embeds nets/default.np when it is there)",
+        )
+    })?;
+    Ok(Arc::new(Blend::new(eval, net, weight)))
+}
+
 /// The network under the ceiling the option `ceiling` names (see [`Ceiling`]),
 /// `default` when it names none; as it is under 32768, the network's own.
 fn under_ceiling(
@@ -160,5 +188,58 @@ fn under_ceiling(
                 format!("{tile} is not {what}"),
             )),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ai2048_engine::Board;
+
+    use crate::eval::{Blend, Evaluator, Lines};
+    use crate::{create_player, PlayerSpec};
+
+    fn eval_of(text: &str) -> std::sync::Arc<dyn Evaluator> {
+        let spec: PlayerSpec = text.parse().unwrap();
+        super::blended(&spec, super::evaluator(&spec, "heuristic").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn blend_adds_the_networks_value_to_the_evaluation() {
+        let board: Board = "1024 512 256 0/512 256 0 0/0 0 0 0/0 0 0 2"
+            .parse()
+            .unwrap();
+        let lines = eval_of("expectimax:eval=lines");
+        assert!(
+            lines.downcast_ref::<Lines>().is_some(),
+            "no blend by default"
+        );
+        let zero = eval_of("expectimax:eval=lines,blend=0");
+        assert!(zero.downcast_ref::<Lines>().is_some(), "blend=0 is off");
+        let Some(net) = crate::ntuple::builtin() else {
+            let spec = "expectimax:eval=lines,blend=1".parse().unwrap();
+            let err = create_player(&spec, 0).err().unwrap().to_string();
+            assert!(err.contains("no built-in network"), "{err}");
+            return;
+        };
+        let blend = eval_of("expectimax:eval=lines,blend=0.5");
+        assert_eq!(blend.downcast_ref::<Blend>().map(Blend::weight), Some(0.5));
+        assert_eq!(
+            blend.eval(board),
+            Lines::default().eval(board) + 0.5 * net.eval(board)
+        );
+    }
+
+    #[test]
+    fn a_bad_blend_weight_says_why() {
+        for (bad, message) in [
+            ("expectimax:blend=-1", "-1 is not a weight of 0 or more"),
+            ("greedy:blend=inf", "inf is not a weight of 0 or more"),
+            ("expectimax:blend=much", "a weight of 0 or more"),
+            ("random:blend=1", "has no option \"blend\""),
+        ] {
+            let spec: PlayerSpec = bad.parse().unwrap();
+            let err = create_player(&spec, 0).err().unwrap().to_string();
+            assert!(err.contains(message), "{bad}: {err}");
+        }
     }
 }
