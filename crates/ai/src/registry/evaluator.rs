@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::eval::{Blend, EvalConfig, EvalError, Evaluator};
 use crate::ntuple::{Ceiling, NTupleNetwork};
 
-use super::options::parse_option;
+use super::options::{parse_option, weight_option};
 use super::{PlayerError, PlayerSpec};
 
 /// The evaluation the options of `spec` describe, `default_eval` when they name none:
@@ -86,8 +86,17 @@ pub(crate) const BUILTIN_CEILING: u32 = 32768;
 /// option `eval` is [`BUILTIN_EVAL`], or when it names no evaluation at all (no
 /// `eval`, `weights`, `symmetric` or `w.NAME`) and the build has a network; else
 /// the evaluation those options describe (see [`eval_config`]; list them with
-/// `with_eval_options!`), `default_eval` when they name none.
+/// `with_eval_options!`), `default_eval` when they name none; with the built-in
+/// network's value added where the option `blend` asks for it.
 pub(super) fn evaluator(
+    spec: &PlayerSpec,
+    default_eval: &str,
+) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    blended(spec, named_evaluator(spec, default_eval)?)
+}
+
+/// [`evaluator`] before the option `blend`.
+fn named_evaluator(
     spec: &PlayerSpec,
     default_eval: &str,
 ) -> Result<Arc<dyn Evaluator>, PlayerError> {
@@ -144,19 +153,8 @@ pub(super) fn evaluator(
 
 /// `eval` with the built-in network's value added, times the option `blend`, where
 /// the option asks for it ([`Blend`]); else `eval` as it is.
-pub(super) fn blended(
-    spec: &PlayerSpec,
-    eval: Arc<dyn Evaluator>,
-) -> Result<Arc<dyn Evaluator>, PlayerError> {
-    let what = "a weight of 0 or more";
-    let weight = parse_option::<f64>(spec, "blend", what)?.unwrap_or(0.0);
-    if !(weight >= 0.0 && weight.is_finite()) {
-        return Err(PlayerError::bad_option(
-            spec,
-            "blend",
-            format!("{weight} is not {what}"),
-        ));
-    }
+fn blended(spec: &PlayerSpec, eval: Arc<dyn Evaluator>) -> Result<Arc<dyn Evaluator>, PlayerError> {
+    let weight = weight_option(spec, "blend")?;
     if weight == 0.0 {
         return Ok(eval);
     }
@@ -200,7 +198,7 @@ mod tests {
 
     fn eval_of(text: &str) -> std::sync::Arc<dyn Evaluator> {
         let spec: PlayerSpec = text.parse().unwrap();
-        super::blended(&spec, super::evaluator(&spec, "heuristic").unwrap()).unwrap()
+        super::evaluator(&spec, "heuristic").unwrap()
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::search::{
     RandomPlayer, Replica, ReplicaConfig,
 };
 use crate::Player;
-use evaluator::{blended, eval_config, evaluator};
+use evaluator::{eval_config, evaluator};
 use options::{expectimax_config, mcts_config, minimax_config, replica_config};
 
 /// The name of the default player.
@@ -129,19 +129,12 @@ impl Recipe {
         }
         Ok(match info.name {
             "random" => Recipe::Random,
-            "greedy" => Recipe::Greedy(blended(spec, evaluator(spec, "simple")?)?),
-            "expectimax" => Recipe::Expectimax(
-                expectimax_config(spec)?,
-                blended(spec, evaluator(spec, "heuristic")?)?,
-            ),
-            "minimax" => Recipe::Minimax(
-                minimax_config(spec)?,
-                blended(spec, evaluator(spec, "heuristic")?)?,
-            ),
-            "mcts" => Recipe::Mcts(
-                mcts_config(spec)?,
-                blended(spec, evaluator(spec, "heuristic")?)?,
-            ),
+            "greedy" => Recipe::Greedy(evaluator(spec, "simple")?),
+            "expectimax" => {
+                Recipe::Expectimax(expectimax_config(spec)?, evaluator(spec, "heuristic")?)
+            }
+            "minimax" => Recipe::Minimax(minimax_config(spec)?, evaluator(spec, "heuristic")?),
+            "mcts" => Recipe::Mcts(mcts_config(spec)?, evaluator(spec, "heuristic")?),
             "replica" => {
                 // Its utility is always the Cobb-Douglas product; `w.NAME` sets its
                 // exponents, checked as the evaluation's weights are.

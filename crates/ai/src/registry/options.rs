@@ -38,6 +38,21 @@ pub(crate) fn tile_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, Pl
     }
 }
 
+/// Reads option `key` as a weight: a finite number of 0 or more, 0 when absent.
+pub(crate) fn weight_option(spec: &PlayerSpec, key: &str) -> Result<f64, PlayerError> {
+    let what = "a weight of 0 or more";
+    let weight = parse_option::<f64>(spec, key, what)?.unwrap_or(0.0);
+    if weight >= 0.0 && weight.is_finite() {
+        Ok(weight)
+    } else {
+        Err(PlayerError::bad_option(
+            spec,
+            key,
+            format!("{weight} is not {what}"),
+        ))
+    }
+}
+
 /// Reads option `key` as a number within `range`.
 fn ranged<T>(
     spec: &PlayerSpec,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::endgame::EndgameTables;
 use crate::{PlayerError, PlayerSpec};
 
-use super::options::{parse_option, tile_option};
+use super::options::{parse_option, tile_option, weight_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
@@ -30,15 +30,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let slack = probability(spec, "tables-slack", DEFAULT_SLACK)?;
     let from = tile_option(spec, "tables-from")?.map_or(DEFAULT_FROM, |e| 1 << e);
     let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
-    let leaves =
-        parse_option::<f64>(spec, "tables-leaves", "a weight of 0 or more")?.unwrap_or(0.0);
-    if !(leaves >= 0.0 && leaves.is_finite()) {
-        return Err(PlayerError::bad_option(
-            spec,
-            "tables-leaves",
-            format!("{leaves} is not a weight of 0 or more"),
-        ));
-    }
+    let leaves = weight_option(spec, "tables-leaves")?;
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
