@@ -16,7 +16,7 @@ pub struct Formation {
 }
 
 /// The built-in formations. Their tables are named `FORMATION-TARGET`, as `snake8-128`.
-pub const FORMATIONS: [Formation; 8] = [
+pub const FORMATIONS: [Formation; 9] = [
     Formation {
         name: "snake8",
         pattern: "xxxx/xxxx/t.../....",
@@ -70,6 +70,14 @@ pub const FORMATIONS: [Formation; 8] = [
         about: "a block of six large tiles in the corner (three on each of the top two \
                 rows), the ten cells around it capped; the goal: the pieces of the target \
                 lined up to merge beside the block (at 1024: 4.2 GB, built in about 4.3 GiB)",
+    },
+    Formation {
+        name: "open10",
+        pattern: "xxx./xxx./..../3333 ..../...0/..../.... ..../..../..0./....",
+        about: "block10's block of six with its ten cells open (only the bottom row capped, \
+                at an eighth of the target); the goal: the target itself, made beside the \
+                block's smallest tile (right of it or below it), which it answers only \
+                where that tile is the target (at 512: 2.2 GiB as u8)",
     },
 ];
 

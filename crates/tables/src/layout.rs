@@ -1,5 +1,6 @@
 //! Where each arrangement of a table's moving tiles sits in its array of values.
 
+use crate::goal::Goal;
 use crate::moves::WALL;
 use crate::pattern::Pattern;
 
@@ -355,11 +356,24 @@ impl Layout {
     }
 
     /// Whether the image's fixed tiles stand as a block that no moving tile can merge
-    /// with before a goal is met: no two fixed tiles alike side by side, and every
-    /// moving tile within its cap under the smallest fixed tile beside a moving cell.
+    /// with before a goal is met: no two fixed tiles alike side by side, every moving
+    /// tile within its cap under the smallest fixed tile beside a moving cell, and
+    /// where a goal asks for the target itself in a cell beside the block, a fixed
+    /// tile beside that cell is the target, so that the target made merges into it.
     pub(crate) fn block_fits(&self, exps: &[u8; 16]) -> bool {
         let pattern = self.pattern;
         let target = self.target;
+        let joins = |cell: usize| {
+            let mut fixed = neighbours(cell).filter(|&n| pattern.is_fixed(n)).peekable();
+            fixed.peek().is_none() || fixed.any(|n| exps[n] == target)
+        };
+        let targets_join = pattern
+            .goals()
+            .flat_map(Goal::cells)
+            .all(|(i, k)| k > 0 || joins(i));
+        if !targets_join {
+            return false;
+        }
         let mut anchor = target;
         for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
             for n in neighbours(i) {
@@ -447,5 +461,25 @@ mod tests {
             let err = Layout::new(pattern, target).unwrap_err().to_string();
             assert!(err.contains(&format!("target {target}")), "{err}");
         }
+    }
+
+    #[test]
+    fn a_goal_of_the_target_itself_needs_the_target_in_the_block_beside_it() {
+        let pattern = "xxx./xxx./..../.... ..../...0/..../....".parse().unwrap();
+        let layout = Layout::new(pattern, 512).unwrap();
+        let image = |board: &str| {
+            let board: ai2048_engine::Board = board.parse().unwrap();
+            board.exponents()
+        };
+        // The block's 512 stands beside the goal's cell: the 512 made there joins it.
+        let own = image("16384 8192 1024 2/4096 2048 512 4/8 0 0 0/0 0 2 0");
+        assert!(layout.block_fits(&own));
+        // One stage down the block's tile there is a 256: a 512 made beside it would
+        // not merge, so the table's world is not the game's.
+        let below = image("8192 4096 512 2/2048 1024 256 4/8 0 0 0/0 0 2 0");
+        assert!(!layout.block_fits(&below));
+        // A pattern whose goals ask only for pieces of the target has no such rule.
+        let pieces = "xxx./xxx./..../.... ..../...1/..1./....".parse().unwrap();
+        assert!(Layout::new(pieces, 512).unwrap().block_fits(&below));
     }
 }

@@ -217,9 +217,12 @@ impl Table {
     /// fixed tiles stand as a block that no moving tile can merge with before a goal is
     /// met: no two fixed tiles alike side by side, and every moving tile at most the
     /// smallest fixed tile beside a moving cell (or the target, if that is smaller)
-    /// over its cell's cap; and the board does not meet a goal already (its merge is
-    /// there to make). The rule for a table with goals, as
-    /// [`Table::chain_query`] is for one with target cells.
+    /// over its cell's cap; where a goal asks for the target itself (a `0`) in a cell
+    /// beside the block, a fixed tile beside that cell is the target, so that the
+    /// target made there merges into the block (such a table answers its own stage
+    /// alone); and the board does not meet a goal already (its merge is there to
+    /// make). The rule for a table with goals, as [`Table::chain_query`] is for one
+    /// with target cells.
     ///
     /// ```
     /// use ai2048_engine::Board;
@@ -232,6 +235,14 @@ impl Table {
     /// // Two 256s side by side in the block could merge: no answer.
     /// let loose: Board = "4096 2048 1024 2/512 512 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// assert!(table.query(loose).is_some() && table.block_query(loose).is_none());
+    ///
+    /// // The goal the target itself, an 8, beside the block's smallest tile: only
+    /// // where that tile is an 8 does the 8 made there join the block.
+    /// let made = Table::solve(Layout::new("xxxx/xxx./xxx./.... ..../...0/..../....".parse()?, 8)?);
+    /// let own: Board = "4096 2048 1024 512/256 128 8 0/64 32 4 0/0 2 0 2".parse()?;
+    /// assert!(made.block_query(own).is_some());
+    /// let below: Board = "4096 2048 1024 512/256 128 16 0/64 32 4 0/0 2 0 2".parse()?;
+    /// assert!(made.query(below).is_some() && made.block_query(below).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
