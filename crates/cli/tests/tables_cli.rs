@@ -149,6 +149,25 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         text(&plain.stdout)
     );
 
+    // Several boards: one answer a board, in order, the same as each alone.
+    let other = "65536 32768 16384 8192/512 1024 2048 4096/256 128 0 0/0 0 2 0";
+    let both = tables(&["query", path(&file), board, other, "--json"]);
+    assert!(both.status.success(), "{}", text(&both.stderr));
+    let alone = tables(&["query", path(&file), other, "--json"]);
+    let (first, second, both) = (text(&json.stdout), text(&alone.stdout), text(&both.stdout));
+    assert_eq!(
+        both.lines().collect::<Vec<_>>(),
+        [first.trim(), second.trim()]
+    );
+    let plain = tables(&["query", path(&file), board, other]);
+    assert_eq!(text(&plain.stdout).matches("<- best").count(), 2);
+    // A board of several that the table does not hold is named by its place.
+    let loose = "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0";
+    assert_fails(
+        &tables(&["query", path(&file), board, loose]),
+        "board 2 of 2",
+    );
+
     // A damaged file is refused by every command that reads values.
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[1000] ^= 0x40;

@@ -17,7 +17,7 @@ pub enum TablesCommand {
     Info(TablesFileArgs),
     /// Check tables' checksums: the named ones, or every table in the tables folder.
     Verify(TablesVerifyArgs),
-    /// Each move's success probability for a board, from a table.
+    /// Each move's success probability for a board (or several), from a table.
     Query(TablesQueryArgs),
     /// Write a finished table again in another encoding (u8 halves a built-in
     /// table's size), in place or to --out; its checksum is checked on the way.
@@ -137,11 +137,11 @@ pub struct TablesQueryArgs {
     #[command(flatten)]
     pub table: TablesFileArgs,
     /// The board, in any form `ai2048 hint` takes; - or nothing reads it from standard
-    /// input.
+    /// input. Several boards are answered in order, the table opened once.
     #[arg(value_name = "BOARD")]
-    pub board: Option<String>,
+    pub boards: Vec<String>,
     /// Print {"best": MOVE, "moves": {"up": P, ...}} (null where a move is illegal or
-    /// leaves the table) instead of text.
+    /// leaves the table) instead of text, one line a board.
     #[arg(long)]
     pub json: bool,
 }

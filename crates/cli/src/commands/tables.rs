@@ -516,36 +516,63 @@ fn verify(args: &TablesVerifyArgs) -> Result<()> {
 }
 
 fn query(args: &TablesQueryArgs) -> Result<()> {
-    let board = crate::commands::hint::read_board(args.board.as_deref())?;
-    let table = open(&args.table)?;
-    let Some(query) = table.query(board) else {
-        bail!(
-            "the board does not match the table ({} to {}) under any of the eight symmetries: \
-             a tile in every fixed cell (x), at most the target in every other cell and less \
-             than the target in the target cells (t)",
-            table.layout().pattern(),
-            table.layout().target()
-        );
+    let several = args.boards.len() > 1;
+    let boards = if args.boards.is_empty() {
+        vec![crate::commands::hint::read_board(None)?]
+    } else {
+        let read = |(i, text): (usize, &String)| {
+            let board = crate::commands::hint::read_board(Some(text));
+            if several {
+                board.with_context(|| format!("board {} of {}", i + 1, args.boards.len()))
+            } else {
+                board
+            }
+        };
+        args.boards
+            .iter()
+            .enumerate()
+            .map(read)
+            .collect::<Result<Vec<_>>>()?
     };
-    let best = query.best().map(|(d, _)| d);
+    let table = open(&args.table)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
-        let moves: serde_json::Map<String, serde_json::Value> = Dir::ALL
-            .into_iter()
-            .map(|d| (d.name().to_owned(), query.value(d).into()))
-            .collect();
-        let answer = serde_json::json!({ "best": best.map(Dir::name), "moves": moves });
-        writeln!(out, "{answer}")?;
-        return Ok(());
-    }
-    write!(out, "{board}")?;
-    for d in Dir::ALL {
-        let value = query.value(d).map_or_else(
-            || "-  (illegal, or leaves the table)".to_owned(),
-            |p| format!("{p:.6}"),
-        );
-        let mark = if Some(d) == best { "  <- best" } else { "" };
-        writeln!(out, "{:<6} {value}{mark}", d.name())?;
+    for (i, &board) in boards.iter().enumerate() {
+        let Some(query) = table.query(board) else {
+            let which = if several {
+                format!("board {} of {} ({:?})", i + 1, boards.len(), args.boards[i])
+            } else {
+                "the board".to_owned()
+            };
+            bail!(
+                "{which} does not match the table ({} to {}) under any of the eight \
+                 symmetries: a tile in every fixed cell (x), at most the target in every \
+                 other cell and less than the target in the target cells (t)",
+                table.layout().pattern(),
+                table.layout().target()
+            );
+        };
+        let best = query.best().map(|(d, _)| d);
+        if args.json {
+            let moves: serde_json::Map<String, serde_json::Value> = Dir::ALL
+                .into_iter()
+                .map(|d| (d.name().to_owned(), query.value(d).into()))
+                .collect();
+            let answer = serde_json::json!({ "best": best.map(Dir::name), "moves": moves });
+            writeln!(out, "{answer}")?;
+            continue;
+        }
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{board}")?;
+        for d in Dir::ALL {
+            let value = query.value(d).map_or_else(
+                || "-  (illegal, or leaves the table)".to_owned(),
+                |p| format!("{p:.6}"),
+            );
+            let mark = if Some(d) == best { "  <- best" } else { "" };
+            writeln!(out, "{:<6} {value}{mark}", d.name())?;
+        }
     }
     Ok(())
 }
