@@ -37,6 +37,8 @@ pub struct Layout {
     radix_at: [u8; 16],
     len: u64,
     walls: u64,
+    /// The cells where a goal asks for the target itself (a `0`), bit `i` for cell `i`.
+    made_at: u16,
 }
 
 message_error!(
@@ -132,6 +134,11 @@ impl Layout {
         let walls = (0..16)
             .filter(|&i| pattern.is_fixed(i))
             .fold(0u64, |w, i| w | WALL << (60 - 4 * i));
+        let made_at = pattern
+            .goals()
+            .flat_map(Goal::cells)
+            .filter(|&(_, k)| k == 0)
+            .fold(0u16, |m, (i, _)| m | 1 << i);
         Layout {
             pattern,
             target,
@@ -141,6 +148,7 @@ impl Layout {
             radix_at,
             len,
             walls,
+            made_at,
         }
     }
 
@@ -367,11 +375,7 @@ impl Layout {
             let mut fixed = neighbours(cell).filter(|&n| pattern.is_fixed(n)).peekable();
             fixed.peek().is_none() || fixed.any(|n| exps[n] == target)
         };
-        let targets_join = pattern
-            .goals()
-            .flat_map(Goal::cells)
-            .all(|(i, k)| k > 0 || joins(i));
-        if !targets_join {
+        if !(0..16).filter(|&i| self.made_at >> i & 1 == 1).all(joins) {
             return false;
         }
         let mut anchor = target;
