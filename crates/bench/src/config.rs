@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ai2048_ai::{check_player, PlayerError, PlayerSpec, SearchLimits};
 use ai2048_engine::rng::derive_seed;
-use ai2048_engine::{Dir, Rules, RulesError};
+use ai2048_engine::{exponent_of_tile, Board, Dir, Rules, RulesError, MAX_TILE};
 
 /// What to benchmark, and how.
 ///
@@ -51,6 +51,14 @@ pub struct BenchConfig {
     /// The limits of every search. When both this time and `timeout` are set, a move
     /// gets at most the time its game has left.
     pub limits: SearchLimits,
+    /// The position every game starts from (see `Game::from_board`), its spawns from
+    /// the game's seed; `None` for new games, the start tiles spawned on the empty
+    /// board. The way to measure how often a player converts one position.
+    pub from: Option<Board>,
+    /// The tile at which a game stops, counted as reaching it (and nothing above):
+    /// to measure how often a player makes a tile, without playing on past it.
+    /// `None` to play every game to its end.
+    pub until: Option<u32>,
 }
 
 impl BenchConfig {
@@ -67,6 +75,8 @@ impl BenchConfig {
             rules: Rules::default(),
             player,
             limits: SearchLimits::default(),
+            from: None,
+            until: None,
         }
     }
 
@@ -148,12 +158,42 @@ impl BenchConfig {
     }
 
     /// Checks that the run can start: at least one job, a non-zero timeout, valid
-    /// rules and a player that exists with the options given.
+    /// rules, a player that exists with the options given, a start position
+    /// (`from`), if any, where a move is left, and a tile to stop at (`until`), if
+    /// any, above the start's largest.
     ///
     /// # Errors
     ///
     /// [`BenchError::Config`], [`BenchError::Rules`] or [`BenchError::Player`].
+    ///
+    /// ```
+    /// use ai2048_bench::BenchConfig;
+    /// let over = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse()?;
+    /// let config = BenchConfig { from: Some(over), ..BenchConfig::new("greedy".parse()?) };
+    /// assert!(config.validate().unwrap_err().to_string().contains("no move"));
+    /// let until = BenchConfig { until: Some(100), ..BenchConfig::new("greedy".parse()?) };
+    /// assert!(until.validate().unwrap_err().to_string().contains("not a tile"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn validate(&self) -> Result<(), BenchError> {
+        if let Some(board) = self.from.filter(|b| b.is_over()) {
+            return Err(BenchError::Config(format!(
+                "the start position {} has no move left",
+                board.to_hex()
+            )));
+        }
+        if let Some(tile) = self.until {
+            if exponent_of_tile(u64::from(tile)).is_err() || tile < 4 {
+                return Err(BenchError::Config(format!(
+                    "until {tile}: not a tile that a move can make (4, 8, ... up to {MAX_TILE})"
+                )));
+            }
+            if let Some(start) = self.from.map(Board::max_tile).filter(|&m| m >= tile) {
+                return Err(BenchError::Config(format!(
+                    "until {tile}: the start position holds {start} already"
+                )));
+            }
+        }
         if self.jobs == 0 {
             return Err(BenchError::Config("jobs must be at least 1".to_owned()));
         }

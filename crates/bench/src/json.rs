@@ -4,7 +4,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-use ai2048_engine::Rules;
+use ai2048_engine::{Board, Rules};
 
 use crate::{BenchConfig, GameRecord, Summary, TileReach};
 
@@ -123,6 +123,13 @@ pub(crate) struct ConfigJson {
     pub(crate) jobs: usize,
     pub(crate) timeout: Option<f64>,
     pub(crate) rules: RulesJson,
+    /// The position every game started from, in 16 hexadecimal digits; absent for
+    /// new games (and from the files of runs made before runs could start from one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) from: Option<String>,
+    /// The tile at which every game stopped; absent where games were played out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) until: Option<u32>,
 }
 
 /// The rules of the games.
@@ -155,6 +162,8 @@ impl ConfigJson {
             jobs: c.jobs,
             timeout: c.timeout.map(|t| t.as_secs_f64()),
             rules: c.rules.into(),
+            from: c.from.map(Board::to_hex),
+            until: c.until,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::create_player;
-use ai2048_engine::{Board, Game, PlayError};
+use ai2048_engine::{Board, Game, PlayError, SpawnStream};
 
 use crate::config::{BenchConfig, BenchError};
 use crate::{run_tasks, GameRecord};
@@ -77,7 +77,11 @@ pub fn play_game_watched(
     mut watch: impl FnMut(Board),
 ) -> Result<Option<GameRecord>, BenchError> {
     let seed = config.game_seed(index);
-    let mut game = Game::new(seed, config.rules).map_err(BenchError::Rules)?;
+    let mut game = match config.from {
+        Some(board) => Game::from_board(seed, config.rules, SpawnStream::Sequential, board),
+        None => Game::new(seed, config.rules),
+    }
+    .map_err(BenchError::Rules)?;
     let mut player = create_player(&config.player, seed).map_err(BenchError::Player)?;
     // The clock starts once the player is ready: setting up its tables is not play.
     let start = Instant::now();
@@ -138,6 +142,9 @@ pub fn play_game_watched(
         let now = Instant::now();
         max_move = max_move.max(now - last);
         last = now;
+        if config.until.is_some_and(|tile| game.max_tile() >= tile) {
+            break;
+        }
     }
     Ok(Some(GameRecord {
         index,
@@ -415,6 +422,45 @@ mod tests {
             }
             assert!(records.windows(2).all(|w| w[0].index < w[1].index));
         }
+    }
+
+    #[test]
+    fn games_from_a_position_start_there_and_stop_at_the_tile_asked_for() {
+        let from: Board = "256 128 64 32/16 8 4 2/0 0 0 0/0 0 0 2"
+            .parse()
+            .expect("board");
+        let c = BenchConfig {
+            from: Some(from),
+            until: Some(512),
+            ..config("greedy", 20, 2)
+        };
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert_eq!(records.len(), 20);
+        let made = records.iter().filter(|r| r.max_tile == 512).count();
+        assert!(made > 0, "greedy makes 512 from this board in some games");
+        for r in &records {
+            assert!(r.max_tile <= 512 && r.max_tile >= 256, "{r:?}");
+            // Replayed from the position, the game stops where the tile first stands.
+            let mut game =
+                Game::from_board(r.seed, c.rules, SpawnStream::Sequential, from).expect("rules");
+            let mut player = create_player(&c.player, r.seed).expect("player");
+            while game.max_tile() < 512 {
+                let Some(dir) = player.search(game.board(), &c.limits).dir else {
+                    break;
+                };
+                game.try_play(dir).expect("legal");
+            }
+            assert_eq!((game.moves() as u64, game.score()), (r.moves, r.score));
+        }
+        // Played out, the same games go on past 512 where they can.
+        let out = run_bench(
+            &BenchConfig { until: None, ..c },
+            &AtomicBool::new(false),
+            |_| {},
+        )
+        .expect("runs");
+        assert!(out.iter().zip(&records).all(|(o, r)| o.moves >= r.moves));
+        assert!(out.iter().zip(&records).any(|(o, r)| o.moves > r.moves));
     }
 
     #[test]

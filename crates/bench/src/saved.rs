@@ -113,11 +113,16 @@ pub(crate) fn setting_differences<'a>(
     is: &ConfigJson,
     free: &'a [&str],
 ) -> impl Iterator<Item = (String, serde_json::Value, serde_json::Value)> + use<'a> {
-    let is = as_object(is);
-    as_object(was)
-        .into_iter()
-        .filter(move |(key, _)| !free.contains(&key.as_str()))
-        .filter_map(move |(key, was)| {
+    let (was, is) = (as_object(was), as_object(is));
+    // A setting absent from one side (written only where it is set, such as `from`)
+    // counts as null there.
+    let mut keys: Vec<String> = was.keys().chain(is.keys()).cloned().collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .filter(move |key| !free.contains(&key.as_str()))
+        .filter_map(move |key| {
+            let was = was.get(&key).cloned().unwrap_or(serde_json::Value::Null);
             let is = is.get(&key).cloned().unwrap_or(serde_json::Value::Null);
             (was != is).then_some((key, was, is))
         })
@@ -225,6 +230,24 @@ mod tests {
                     ..c.clone()
                 },
                 "rules",
+            ),
+            (
+                BenchConfig {
+                    from: Some(
+                        "1024 512 0 0/0 0 0 0/0 0 0 0/0 0 0 2"
+                            .parse()
+                            .expect("board"),
+                    ),
+                    ..c.clone()
+                },
+                "from null there, \"a900000000000001\" here",
+            ),
+            (
+                BenchConfig {
+                    until: Some(2048),
+                    ..c.clone()
+                },
+                "until null there, 2048 here",
             ),
         ];
         for (other, message) in others {

@@ -337,6 +337,16 @@ pub struct BenchArgs {
     /// as the whole.
     #[arg(long, default_value_t = 0, value_name = "I")]
     pub first_game: u64,
+    /// Start every game from this position instead of a new board (as `hint` reads a
+    /// board: `"16384 8192 4096 0/512 1024 2048 0/0 0 0 0/0 0 2 2"` or 16 hex digits),
+    /// each game's spawns from its own seed, its score counted from there: how often
+    /// the player converts the position.
+    #[arg(long, value_name = "BOARD")]
+    pub from: Option<String>,
+    /// Stop each game once it makes TILE, counted as reaching it: how often the player
+    /// makes a tile, without the moves past it.
+    #[arg(long, value_name = "TILE")]
+    pub until: Option<u32>,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
     /// The seed of the run: game i plays seed derive(S, i), whatever the number of jobs.
@@ -364,6 +374,7 @@ pub struct BenchArgs {
         conflicts_with_all = [
             "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
             "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
+            "from", "until",
         ]
     )]
     pub merge: Vec<PathBuf>,
@@ -378,7 +389,7 @@ pub struct BenchArgs {
         conflicts_with_all = [
             "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
             "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
-            "merge", "json",
+            "merge", "json", "from", "until",
         ]
     )]
     pub compare: Vec<PathBuf>,

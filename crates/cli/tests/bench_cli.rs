@@ -634,3 +634,65 @@ fn compare_pairs_two_runs_game_by_game() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+#[test]
+fn games_from_a_position_stop_at_the_tile_and_bad_positions_are_named() {
+    let from = "256 128 64 32/16 8 4 2/0 0 0 0/0 0 0 2";
+    let args = [
+        "--ai",
+        GREEDY,
+        "--from",
+        from,
+        "--until",
+        "512",
+        "--num-games",
+        "6",
+        "-q",
+    ];
+    let (v, stdout) = bench_json(&args);
+    assert!(
+        stdout.contains("6 games from the position 8765432100000001, each to 512"),
+        "{stdout}"
+    );
+    assert_eq!(v["config"]["from"], "8765432100000001");
+    assert_eq!(v["config"]["until"], 512);
+    for run in v["runs"].as_array().expect("runs") {
+        let tile = run["max_tile"].as_u64().expect("a tile");
+        assert!((256..=512).contains(&tile), "{run}");
+    }
+    // The same games without --from are other games: a resume refuses them.
+    let path = temp_path("from", "json");
+    let file = path.to_str().expect("utf-8");
+    let first = ai2048(&[&args[..], &["--json", file]].concat());
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out = ai2048(&["--ai", GREEDY, "--num-games", "6", "-q", "--resume", file]);
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        text(&out.stderr).contains("from \"8765432100000001\" there, null here"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    for (bad, message) in [
+        (
+            ["--from", "2 4 8/16 0 0 0"],
+            "--from \"2 4 8/16 0 0 0\" is not a 2048 board",
+        ),
+        (
+            ["--from", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"],
+            "the start position 1212212112122121 has no move left",
+        ),
+        (["--until", "100"], "until 100: not a tile"),
+        (
+            ["--until", "256"],
+            "until 256: the start position holds 256 already",
+        ),
+    ] {
+        let mut all = vec!["--ai", GREEDY, "--num-games", "2", "-q"];
+        if bad[0] != "--from" {
+            all.extend(["--from", from]);
+        }
+        all.extend(bad);
+        assert_fails(&ai2048(&all), message);
+    }
+}

@@ -100,6 +100,8 @@ pub struct Game {
     rng: Rng,
     board: Board,
     score: u64,
+    /// The board a game set up from a position started on (see [`Game::from_board`]).
+    origin: Option<Board>,
     start: Vec<Spawn>,
     turns: Vec<Turn>,
     spawns: SpawnStream,
@@ -159,11 +161,63 @@ impl Game {
             rng,
             board,
             score: 0,
+            origin: None,
             start,
             turns: Vec::new(),
             spawns,
             stuck: false,
         })
+    }
+
+    /// A game that starts from `board`, as if it had been played to there: no start
+    /// tiles spawn, the score counts the merges from `board` on, and the spawns come
+    /// from `seed` through `spawns` as in [`Game::with_spawns`]. The way to study a
+    /// position: many seeds from one board.
+    ///
+    /// ```
+    /// use ai2048_engine::{Board, Dir, Game, Rules, SpawnStream};
+    /// let board: Board = "16384 8192 4096 0/512 1024 2048 0/0 0 0 0/0 0 2 2".parse()?;
+    /// let mut game = Game::from_board(7, Rules::ORIGINAL, SpawnStream::Sequential, board)?;
+    /// assert_eq!((game.board(), game.score(), game.origin()), (board, 0, Some(board)));
+    /// game.try_play(Dir::Left)?;
+    /// assert_eq!(game.score(), 4);
+    /// // Its record replays from the same board.
+    /// assert_eq!(game.replay().verify()?.board(), game.board());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the rules are invalid (see [`Rules::validate`]).
+    pub fn from_board(
+        seed: u64,
+        rules: Rules,
+        spawns: SpawnStream,
+        board: Board,
+    ) -> Result<Game, RulesError> {
+        rules.validate()?;
+        Ok(Game {
+            seed,
+            rules,
+            rng: Rng::new(seed),
+            board,
+            score: 0,
+            origin: Some(board),
+            start: Vec::new(),
+            turns: Vec::new(),
+            spawns,
+            stuck: false,
+        })
+    }
+
+    /// The game as it was before its first turn: a new game's start tiles, or the
+    /// board of [`Game::from_board`].
+    fn restarted(&self) -> Game {
+        match self.origin {
+            Some(board) => Game::from_board(self.seed, self.rules, self.spawns, board),
+            None => Game::with_spawns(self.seed, self.rules, self.spawns),
+        }
+        .expect("rules were valid")
     }
 
     /// The seed the game started from.
@@ -208,7 +262,15 @@ impl Game {
         self.board.max_tile()
     }
 
-    /// The tiles spawned when the game started.
+    /// The board the game started from, for a game of [`Game::from_board`]; `None`
+    /// for a game that started with its start tiles on the empty board.
+    #[must_use]
+    pub fn origin(&self) -> Option<Board> {
+        self.origin
+    }
+
+    /// The tiles spawned when the game started (none for a game of
+    /// [`Game::from_board`]).
     #[must_use]
     pub fn start_spawns(&self) -> &[Spawn] {
         &self.start
@@ -295,8 +357,7 @@ impl Game {
     /// rewound too, so playing the same move again gives the same spawn.
     pub fn undo(&mut self) -> Option<Turn> {
         let last = *self.turns.last()?;
-        let mut game =
-            Game::with_spawns(self.seed, self.rules, self.spawns).expect("rules were valid");
+        let mut game = self.restarted();
         for turn in &self.turns[..self.turns.len() - 1] {
             game.try_play(turn.dir).expect("a recorded turn replays");
         }
@@ -311,6 +372,7 @@ impl Game {
             seed: self.seed,
             rules: self.rules,
             spawns: self.spawns,
+            origin: self.origin,
             start: self.start.clone(),
             turns: self.turns.iter().map(|t| (t.dir, t.spawn)).collect(),
             score: self.score,

@@ -26,6 +26,9 @@ use crate::{Board, Dir, Game, Rules, Spawn, SpawnStream};
 /// after its rules; a game of keyed spawns ([`SpawnStream::Keyed`], the ranked games
 /// of `ai2048 serve`, once over) has instead `spawns keyed KEY`, its key in 64
 /// hexadecimal digits. Without that line the spawns are [`SpawnStream::Sequential`].
+/// A game set up from a position ([`Game::from_board`]) has, in place of the `start`
+/// line, `from` and the board in 16 hexadecimal digits (one exponent a cell, as
+/// [`Board::to_hex`] writes it).
 /// [`Replay::verify`] replays the game from its seed (or key) and checks every spawn,
 /// the score and the final board.
 ///
@@ -48,6 +51,9 @@ pub struct Replay {
     pub rules: Rules,
     /// Where its spawns come from.
     pub spawns: SpawnStream,
+    /// The board the game started from, for a game of [`Game::from_board`] (which
+    /// has no start tiles); `None` for a game that began on the empty board.
+    pub origin: Option<Board>,
     /// The starting tiles.
     pub start: Vec<Spawn>,
     /// Every turn: the direction and the spawn that followed it.
@@ -104,8 +110,11 @@ impl Replay {
     ///
     /// Names the first turn (counted from 1) that differs, or turn 0 for the start.
     pub fn verify(&self) -> Result<Game, ReplayError> {
-        let mut game = Game::with_spawns(self.seed, self.rules, self.spawns)
-            .map_err(|e| err(0, e.to_string()))?;
+        let mut game = match self.origin {
+            Some(board) => Game::from_board(self.seed, self.rules, self.spawns, board),
+            None => Game::with_spawns(self.seed, self.rules, self.spawns),
+        }
+        .map_err(|e| err(0, e.to_string()))?;
         let source = match self.spawns {
             SpawnStream::Keyed(_) => "key",
             SpawnStream::Sequential | SpawnStream::PerTurn => "seed",
@@ -200,11 +209,15 @@ impl fmt::Display for Replay {
             SpawnStream::PerTurn => writeln!(f, "{SPAWNS_PER_TURN}")?,
             SpawnStream::Keyed(key) => writeln!(f, "{SPAWNS_KEYED}{}", key.to_hex())?,
         }
-        write!(f, "start")?;
-        for &s in &self.start {
-            write!(f, " {}", spawn_text(Some(s)))?;
+        if let Some(board) = self.origin {
+            writeln!(f, "from {}", board.to_hex())?;
+        } else {
+            write!(f, "start")?;
+            for &s in &self.start {
+                write!(f, " {}", spawn_text(Some(s)))?;
+            }
+            writeln!(f)?;
         }
-        writeln!(f)?;
         for &(dir, spawn) in &self.turns {
             writeln!(f, "{} {}", dir.letter(), spawn_text(spawn))?;
         }
@@ -280,9 +293,19 @@ impl FromStr for Replay {
             };
             (at, start_line) = next("start")?;
         }
+        let mut origin = None;
+        if let Some(board) = start_line.strip_prefix("from ") {
+            origin = Some(
+                board
+                    .trim()
+                    .parse::<Board>()
+                    .map_err(|e| err(at, format!("from: {e}")))?,
+            );
+            start_line = "start";
+        }
         let start = start_line
             .strip_prefix("start")
-            .ok_or_else(|| err(at, "expected `start cell:tile ...`"))?
+            .ok_or_else(|| err(at, "expected `start cell:tile ...` or `from BOARD`"))?
             .split_whitespace()
             .map(|w| parse_spawn(w, at)?.ok_or_else(|| err(at, "a start tile cannot be -")))
             .collect::<Result<Vec<_>, _>>()?;
@@ -302,6 +325,7 @@ impl FromStr for Replay {
                     seed,
                     rules,
                     spawns,
+                    origin,
                     start,
                     turns,
                     score,

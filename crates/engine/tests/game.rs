@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use ai2048_engine::{Board, Dir, Game, PlayError, RandableBoard, Replay, Rng, Rules};
+use ai2048_engine::{Board, Dir, Game, PlayError, RandableBoard, Replay, Rng, Rules, SpawnStream};
 use common::first_legal;
 
 /// The policy of the pinned game: the first legal move in this order.
@@ -382,6 +382,20 @@ fn undo_restores_the_board_and_score_and_replays_the_same_spawn() {
         assert_eq!(game.replay(), Game::new(77, rules).unwrap().replay());
         assert_eq!(game.undo(), None);
     }
+}
+
+#[test]
+fn undo_in_a_game_from_a_position_goes_back_to_that_position() {
+    let origin: Board = "2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+    let mut game = Game::from_board(3, Rules::default(), SpawnStream::Sequential, origin).unwrap();
+    let first = game.try_play(Dir::Down).unwrap();
+    let after = game.board();
+    game.try_play(Dir::Left).unwrap();
+    game.undo().unwrap();
+    assert_eq!(game.board(), after);
+    game.undo().unwrap();
+    assert_eq!((game.board(), game.moves(), game.score()), (origin, 0, 0));
+    assert_eq!(game.try_play(Dir::Down), Ok(first));
 }
 
 #[test]

@@ -4,7 +4,7 @@ mod common;
 
 use ai2048_engine::keyed::SpawnKey;
 use ai2048_engine::{
-    Dir, Game, PlayError, RandableBoard, Replay, ReplayError, Rng, Rules, SpawnStream,
+    Board, Dir, Game, PlayError, RandableBoard, Replay, ReplayError, Rng, Rules, SpawnStream,
 };
 
 /// The rules variants every round trip is tried under.
@@ -174,6 +174,48 @@ fn a_changed_spawn_fails_at_its_turn() {
         });
         assert_eq!(verify_err(&tampered).at, k);
     }
+}
+
+#[test]
+fn games_from_a_position_round_trip_and_a_changed_position_fails() {
+    let origin: Board = "16384 8192 4096 8/512 1024 2048 4/0 2 0 0/0 0 0 2"
+        .parse()
+        .unwrap();
+    for spawns in [SpawnStream::Sequential, SpawnStream::PerTurn] {
+        let mut game = Game::from_board(5, Rules::default(), spawns, origin).unwrap();
+        let mut rng = Rng::new(5);
+        while game.moves() < 200 {
+            match game.try_play(Dir::ALL[rng.below(4) as usize]) {
+                Ok(_) | Err(PlayError::IllegalMove(_)) => {}
+                Err(PlayError::GameOver) => break,
+            }
+        }
+        assert!(game.moves() > 10, "{}", game.moves());
+        let text = game.replay().to_string();
+        assert_eq!(text.lines().filter(|l| l.starts_with("start")).count(), 0);
+        let from_line = text.lines().position(|l| l.starts_with("from ")).unwrap();
+        assert_eq!(
+            text.lines().nth(from_line),
+            Some(format!("from {}", origin.to_hex()).as_str())
+        );
+        let parsed: Replay = text.parse().unwrap();
+        assert_eq!(parsed, game.replay());
+        assert_eq!(parsed.origin, Some(origin));
+        let replayed = parsed.verify().unwrap();
+        assert_eq!(
+            (replayed.board(), replayed.score()),
+            (game.board(), game.score())
+        );
+        // Another position: the same moves and spawns no longer replay.
+        let other = origin.with_exponent(15, 2);
+        let tampered = text.replace(&origin.to_hex(), &other.to_hex());
+        assert!(tampered.parse::<Replay>().unwrap().verify().is_err());
+    }
+    // A position that is not a board is named with its line.
+    let (_, text) = sample();
+    let e = parse_err(&edit_line(&text, 4, |_| "from 12z".to_owned()));
+    assert_eq!(e.at, 4);
+    assert!(e.message.starts_with("from:"), "{e}");
 }
 
 #[test]

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::board::board_of;
 use crate::errors::{bench_error, value_error};
 use crate::game::rules_of;
 use crate::player::{limits_of, spec_of};
@@ -22,6 +23,9 @@ use crate::worker::run_stoppable;
 /// are the rules. The games are ``first_game`` to ``first_game + games - 1``, and game
 /// ``i`` is played from seed ``derive_seed(seed, i)``, so the outcome does not depend
 /// on ``jobs``, and a run split into parts plays the same games as the whole.
+/// ``start`` (a board, as ``Board`` reads one) starts every game from that position
+/// instead of a new board, and ``until`` (a tile) stops each game once it makes that
+/// tile: how often a player converts a position, without the moves past it.
 ///
 /// Returns the document ``ai2048 bench --json`` writes, parsed: ``games``,
 /// ``mean_score``, ``median_score``, ``max_score``, ``min_score``, ``max_tile``,
@@ -46,7 +50,7 @@ use crate::worker::run_stoppable;
 #[pyo3(signature = (
     ai = "expectimax", *, games = 100, first_game = 0, seed = 0, jobs = None, depth = None, time_ms = None,
     threads = None, timeout = None, start_tiles = 2, p4 = 0.1, illegal_move_spawns = false,
-    should_stop = None, **options
+    start = None, until = None, should_stop = None, **options
 ))]
 #[allow(clippy::too_many_arguments)] // A keyword argument each, as the CLI has flags.
 pub(crate) fn bench(
@@ -63,6 +67,8 @@ pub(crate) fn bench(
     start_tiles: i64,
     p4: f64,
     illegal_move_spawns: bool,
+    start: Option<&Bound<'_, PyAny>>,
+    until: Option<u32>,
     should_stop: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
@@ -81,6 +87,8 @@ pub(crate) fn bench(
         rules: rules_of(start_tiles, p4, illegal_move_spawns)?,
         player: spec_of(ai, threads, options)?,
         limits: limits_of(depth, time_ms, None, None)?,
+        from: start.map(board_of).transpose()?,
+        until,
     };
     config.validate().map_err(|e| bench_error(&e))?;
 

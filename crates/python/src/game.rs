@@ -4,10 +4,10 @@
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 
-use ai2048_engine::{Game, Replay, Rules, Turn};
+use ai2048_engine::{Game, Replay, Rules, SpawnStream, Turn};
 use pyo3::prelude::*;
 
-use crate::board::PyBoard;
+use crate::board::{board_of, PyBoard};
 use crate::direction::{py_dir, PyDir};
 use crate::errors::{play_error, replay_error, rules_error, value_error};
 
@@ -116,6 +116,26 @@ impl PyGame {
     ) -> PyResult<PyGame> {
         let rules = rules_of(start_tiles, p4, illegal_move_spawns)?;
         Game::new(seed_of(seed)?, rules)
+            .map(PyGame)
+            .map_err(|e| rules_error(&e))
+    }
+
+    /// A game that starts from ``board`` (a :class:`Board`, or anything ``Board``
+    /// reads) as if it had been played to there: no start tiles spawn, the score
+    /// counts the merges from there on, and the spawns come from ``seed`` (a fresh one
+    /// when None), under the rules as :class:`Game` takes them. Its replay starts from
+    /// the same board.
+    #[staticmethod]
+    #[pyo3(signature = (board, *, seed = None, p4 = 0.1, illegal_move_spawns = false))]
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        p4: f64,
+        illegal_move_spawns: bool,
+    ) -> PyResult<PyGame> {
+        let board = board_of(board)?;
+        let rules = rules_of(2, p4, illegal_move_spawns)?;
+        Game::from_board(seed_of(seed)?, rules, SpawnStream::Sequential, board)
             .map(PyGame)
             .map_err(|e| rules_error(&e))
     }

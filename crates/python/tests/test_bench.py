@@ -2,7 +2,7 @@
 
 import pytest
 
-from ai2048 import Game, Player, bench, derive_seed
+from ai2048 import Board, Game, Player, bench, derive_seed
 
 KEYS = {
     "games", "mean_score", "median_score", "max_score", "min_score", "max_tile", "mean_moves",
@@ -78,6 +78,21 @@ def test_rules_limits_and_timeouts_reach_the_games():
     assert all(r["timed_out"] for r in stats["runs"])
 
 
+def test_games_from_a_position_stop_at_the_tile_asked_for():
+    start = "256 128 64 32/16 8 4 2/0 0 0 0/0 0 0 2"
+    stats = bench("greedy", games=6, jobs=2, start=start, until=512)
+    assert stats["config"]["from"] == "8765432100000001"
+    assert stats["config"]["until"] == 512
+    assert all(256 <= r["max_tile"] <= 512 for r in stats["runs"])
+    # A game replays from the same position, and stops where 512 first stands.
+    run = stats["runs"][0]
+    game = Game.from_board(Board(start), seed=run["seed"])
+    player = Player("greedy", seed=run["seed"])
+    while not game.is_over and game.max_tile < 512:
+        game.play(player.best_move(game.board).direction)
+    assert (game.score, game.moves) == (run["score"], run["moves"])
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -93,6 +108,9 @@ def test_rules_limits_and_timeouts_reach_the_games():
         ({"time_ms": -1}, "time_ms must be"),
         ({"p4": 2}, "the probability of a 4 must be from 0 to 1"),
         ({"start_tiles": 0}, "start tiles must be from 1 to 16"),
+        ({"start": "2 4 8"}, "row"),
+        ({"start": "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"}, "has no move left"),
+        ({"until": 100}, "until 100: not a tile"),
     ],
 )
 def test_bad_arguments(kwargs, message):

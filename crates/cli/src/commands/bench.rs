@@ -15,6 +15,7 @@ use ai2048_bench::{
     format_summary, resume_bench, to_json, BenchConfig, Comparison, GameRecord, MergedRun,
     SavedRun, Summary,
 };
+use ai2048_engine::Board;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
@@ -313,6 +314,18 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
         args.seed,
         &args.jobs,
     )?;
+    let from = match args.from.as_deref() {
+        Some(text) => Some(
+            text.parse::<Board>()
+                .with_context(|| format!("--from {text:?} is not a 2048 board"))?,
+        ),
+        None => None,
+    };
+    let config = BenchConfig {
+        from,
+        until: args.until,
+        ..config
+    };
     config.validate()?;
     Ok(config)
 }
@@ -345,6 +358,8 @@ pub(crate) fn run_config(
         rules,
         player,
         limits,
+        from: None,
+        until: None,
     })
 }
 
@@ -358,6 +373,12 @@ fn describe(c: &BenchConfig) -> String {
     let mut line = format!("ai2048 bench: ai {played}, {} games", c.games);
     if c.first_game > 0 {
         line += &format!(" from game {}", c.first_game);
+    }
+    if let Some(board) = c.from {
+        line += &format!(" from the position {}", board.to_hex());
+    }
+    if let Some(tile) = c.until {
+        line += &format!(", each to {tile}");
     }
     line += &format!(", seed {}, {} jobs", c.seed, c.jobs);
     if let Some(depth) = c.limits.depth {

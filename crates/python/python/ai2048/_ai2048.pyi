@@ -111,6 +111,15 @@ class Game:
     ) -> None:
         """A new game from ``seed`` (a fresh one when None) under the given rules."""
     @staticmethod
+    def from_board(
+        board: BoardLike,
+        *,
+        seed: int | None = None,
+        p4: float = 0.1,
+        illegal_move_spawns: bool = False,
+    ) -> Game:
+        """A game that starts from ``board``: no start tiles, the score from there on."""
+    @staticmethod
     def from_replay(text: str) -> Game:
         """The game a replay text records, after checking it replays from its seed."""
     def play(self, direction: DirectionLike) -> Turn:
@@ -328,6 +337,8 @@ def bench(
     start_tiles: int = 2,
     p4: float = 0.1,
     illegal_move_spawns: bool = False,
+    start: BoardLike | None = None,
+    until: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     **options: str | int | float | bool,
 ) -> dict[str, Any]:

@@ -140,6 +140,8 @@ impl TuneConfig {
             rules: self.rules,
             player: self.player_for(weights),
             limits: self.limits,
+            from: None,
+            until: None,
         }
     }
 

@@ -336,6 +336,7 @@ fn stored_replay(game: &GameRow, moves: &[MoveRow]) -> Result<Replay, String> {
         seed: game.seed,
         rules: Rules::ORIGINAL,
         spawns: spawn_stream(game),
+        origin: None,
         start: start.start_spawns().to_vec(),
         turns,
         score: game.score,
