@@ -264,6 +264,11 @@ pub struct WatchArgs {
     /// Print every board as plain text instead of redrawing the screen.
     #[arg(long)]
     pub plain: bool,
+    /// Start from this position instead of a new board (as `hint` reads a board: rows
+    /// joined by `/`, or 16 hex digits), the spawns from the seed; on the full screen,
+    /// a new game (n) starts from it again.
+    #[arg(long, value_name = "BOARD")]
+    pub from: Option<String>,
     /// Save the finished game as a replay to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,

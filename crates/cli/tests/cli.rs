@@ -204,6 +204,35 @@ fn watch_on_a_pipe_prints_boards_and_saves_a_replay_that_verifies() {
 }
 
 #[test]
+fn watch_from_a_position_starts_there_and_its_replay_verifies() {
+    let path = std::env::temp_dir().join(format!("ai2048-from-{}.replay", std::process::id()));
+    let path_str = path.to_str().unwrap();
+    let from = "1024 512 256 128/0 0 0 0/0 0 0 0/0 0 2 2";
+    let out = ai2048(
+        &[
+            "watch", "--ai", "greedy", "--seed", "5", "--from", from, "--save", path_str,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("score 0  moves 0  max tile 1024"),
+        "the first board is the position: {s}"
+    );
+    let replay = ai2048(&["replay", path_str], "");
+    let _ = std::fs::remove_file(&path);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    for (bad, message) in [
+        ("2 4 8", "--from \"2 4 8\" is not a 2048 board"),
+        ("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2", "--from: no move is left"),
+    ] {
+        let out = ai2048(&["watch", "--ai", "greedy", "--from", bad], "");
+        assert_fails(&out, message);
+    }
+}
+
+#[test]
 fn play_on_a_pipe_takes_one_command_per_line() {
     let out = ai2048(
         &["play", "--seed", "3"],

@@ -15,11 +15,11 @@ use ai2048_bench::{
     format_summary, resume_bench, to_json, BenchConfig, Comparison, GameRecord, MergedRun,
     SavedRun, Summary,
 };
-use ai2048_engine::Board;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::{AiArgs, BenchArgs, JobsArgs, RulesArgs, TimeoutArgs};
+use crate::commands::hint::board_option;
 use crate::describe::describe_rules;
 use crate::files::{write_atomic, write_json};
 use crate::interrupt::{catch_ctrl_c, Outcome};
@@ -314,13 +314,11 @@ fn config(args: &BenchArgs) -> Result<BenchConfig> {
         args.seed,
         &args.jobs,
     )?;
-    let from = match args.from.as_deref() {
-        Some(text) => Some(
-            text.parse::<Board>()
-                .with_context(|| format!("--from {text:?} is not a 2048 board"))?,
-        ),
-        None => None,
-    };
+    let from = args
+        .from
+        .as_deref()
+        .map(|text| board_option("--from", text))
+        .transpose()?;
     let config = BenchConfig {
         from,
         until: args.until,

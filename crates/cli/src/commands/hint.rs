@@ -41,6 +41,12 @@ pub fn run(args: &HintArgs) -> Result<()> {
     }
 }
 
+/// The board given to `option` (as `--from`), named in the error when it is not one.
+pub(crate) fn board_option(option: &str, text: &str) -> Result<Board> {
+    text.parse()
+        .with_context(|| format!("{option} {text:?} is not a 2048 board"))
+}
+
 /// The board from the argument, or from standard input when it is `-` or left out.
 pub(crate) fn read_board(arg: Option<&str>) -> Result<Board> {
     let (text, from) = match arg {

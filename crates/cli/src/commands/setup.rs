@@ -2,7 +2,7 @@
 //! full-screen game over it.
 
 use ai2048_ai::{create_player, PlayerSpec, SearchLimits};
-use ai2048_engine::Rules;
+use ai2048_engine::{Board, Game, Rules, RulesError, SpawnStream};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -31,6 +31,27 @@ pub struct Setup {
     pub limits: SearchLimits,
     /// The seed of the first game: `--seed`, or one from the clock.
     pub seed: u64,
+    /// The position every game starts from (`watch --from`); `None` for new boards.
+    pub from: Option<Board>,
+}
+
+impl Setup {
+    /// A game of this setup from `seed`: a new board, or the position `from`.
+    ///
+    /// # Errors
+    ///
+    /// When the rules are invalid.
+    pub fn game(&self, seed: u64) -> Result<Game> {
+        Ok(start_game(seed, self.rules, self.from)?)
+    }
+}
+
+/// A game from `seed`: on a new board, or from the position `from` (`watch --from`).
+pub fn start_game(seed: u64, rules: Rules, from: Option<Board>) -> Result<Game, RulesError> {
+    match from {
+        Some(board) => Game::from_board(seed, rules, SpawnStream::Sequential, board),
+        None => Game::new(seed, rules),
+    }
 }
 
 impl Setup {
@@ -45,6 +66,7 @@ impl Setup {
             limits,
             spec: ai.spec()?,
             seed: seed.unwrap_or_else(fresh_seed),
+            from: None,
         })
     }
 
@@ -63,6 +85,7 @@ impl Setup {
             mode,
             rules: self.rules,
             seed: self.seed,
+            from: self.from,
             ai: self.spec.to_string(),
             speed,
             save_path,

@@ -9,10 +9,10 @@ use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::create_player;
-use ai2048_engine::Game;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::args::WatchArgs;
+use crate::commands::hint::board_option;
 use crate::commands::setup::Setup;
 use crate::files::save_replay;
 use crate::tui::app::Mode;
@@ -20,7 +20,18 @@ use crate::tui::speed::Speed;
 
 /// Plays with the chosen AI: full screen on a terminal, else one game in plain text.
 pub fn run(args: &WatchArgs) -> Result<()> {
-    let setup = Setup::new(&args.ai, &args.rules, args.seed)?;
+    let from = args
+        .from
+        .as_deref()
+        .map(|text| board_option("--from", text))
+        .transpose()?;
+    if let Some(board) = from.filter(|b| b.is_over()) {
+        bail!("--from: no move is left on {}", board.to_hex());
+    }
+    let setup = Setup {
+        from,
+        ..Setup::new(&args.ai, &args.rules, args.seed)?
+    };
     if !args.plain && std::io::stdout().is_terminal() {
         watch_screen(args, &setup)
     } else {
@@ -62,12 +73,12 @@ fn watch_screen(args: &WatchArgs, setup: &Setup) -> Result<()> {
 /// One game, every board printed as plain text.
 fn watch_plain(args: &WatchArgs, setup: &Setup) -> Result<()> {
     let Setup {
-        rules,
         ref spec,
         limits,
         seed,
+        ..
     } = *setup;
-    let mut game = Game::new(seed, rules)?;
+    let mut game = setup.game(seed)?;
     let mut player = create_player(spec, seed)?;
     let mut out = std::io::stdout().lock();
 

@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ai2048_engine::rng::derive_seed;
-use ai2048_engine::{Dir, Game, PlayError, Rules};
+use ai2048_engine::{Board, Dir, Game, PlayError, Rules};
 
 use super::action::Action;
 use super::ai::{SearchDone, SearchRequest};
 use super::best::BestScore;
 use super::speed::Speed;
 use super::stats::SearchStats;
+use crate::commands::setup::start_game;
 use crate::files::write_atomic;
 
 /// Who is at the keys.
@@ -54,6 +55,8 @@ pub struct Config {
     pub rules: Rules,
     /// The seed of the first game; the next games' seeds derive from it.
     pub seed: u64,
+    /// The position every game starts from (`watch --from`); `None` for new boards.
+    pub from: Option<Board>,
     /// The AI, as its spec, for the screen.
     pub ai: String,
     /// The pause between the AI's moves.
@@ -68,6 +71,7 @@ pub struct Config {
 #[derive(Debug)]
 pub struct App {
     mode: Mode,
+    from: Option<Board>,
     rules: Rules,
     first_seed: u64,
     games: u64,
@@ -102,11 +106,12 @@ impl App {
     ///
     /// When the rules are invalid.
     pub fn new(config: Config) -> anyhow::Result<App> {
-        let game = Game::new(config.seed, config.rules)?;
+        let game = start_game(config.seed, config.rules, config.from)?;
         let best_at_start = config.best.value();
         Ok(App {
             mode: config.mode,
             rules: config.rules,
+            from: config.from,
             first_seed: config.seed,
             games: 0,
             game,
@@ -421,7 +426,7 @@ impl App {
     fn new_game(&mut self) {
         self.games += 1;
         let seed = derive_seed(self.first_seed, self.games);
-        match Game::new(seed, self.rules) {
+        match start_game(seed, self.rules, self.from) {
             Ok(game) => self.game = game,
             Err(e) => {
                 self.say(Tone::Bad, format!("cannot start a new game: {e}"));

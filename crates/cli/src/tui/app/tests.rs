@@ -11,6 +11,7 @@ pub(crate) fn config(mode: Mode, seed: u64) -> Config {
         mode,
         rules: Rules::default(),
         seed,
+        from: None,
         ai: "greedy".into(),
         speed: Speed::new(100),
         save_path: None,
@@ -120,6 +121,26 @@ fn a_new_game_needs_confirming_mid_game_and_gets_a_derived_seed() {
     assert_eq!(app.game().seed(), derive_seed(11, 2));
     assert_eq!(app.game().moves(), 0);
     assert!(app.message().unwrap().text.contains("new game"));
+}
+
+#[test]
+fn games_from_a_position_start_there_and_so_does_the_next() {
+    let now = Instant::now();
+    let from: Board = "16384 8192 4096 0/512 1024 2048 0/0 0 0 0/0 0 2 2"
+        .parse()
+        .unwrap();
+    let mut app = App::new(Config {
+        from: Some(from),
+        ..config(Mode::Play, 11)
+    })
+    .unwrap();
+    assert_eq!((app.game().board(), app.game().score()), (from, 0));
+    app.handle(Action::Move(Dir::Left), now);
+    assert_ne!(app.game().board(), from);
+    app.handle(Action::New, now);
+    app.handle(Action::New, now);
+    assert_eq!(app.game().seed(), derive_seed(11, 1));
+    assert_eq!((app.game().board(), app.game().moves()), (from, 0));
 }
 
 #[test]
