@@ -223,6 +223,11 @@ fn watch_from_a_position_starts_there_and_its_replay_verifies() {
     let replay = ai2048(&["replay", path_str], "");
     let _ = std::fs::remove_file(&path);
     assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(
+        text(&replay.stdout).contains("verified: seed 5 from the position a987000000000011,"),
+        "{}",
+        text(&replay.stdout)
+    );
     for (bad, message) in [
         ("2 4 8", "--from \"2 4 8\" is not a 2048 board"),
         ("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2", "--from: no move is left"),

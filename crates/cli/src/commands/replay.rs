@@ -20,10 +20,14 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         .verify()
         .with_context(|| format!("{} does not replay", args.file.display()))?;
     write!(std::io::stdout(), "{}", game.board())?;
-    let source = match game.spawn_stream() {
+    let mut source = match game.spawn_stream() {
         SpawnStream::Keyed(_) => "keyed spawns".to_owned(),
         SpawnStream::Sequential | SpawnStream::PerTurn => format!("seed {}", game.seed()),
     };
+    // A game from a position: its score and moves count from there, so say where.
+    if let Some(board) = game.origin() {
+        source += &format!(" from the position {}", board.to_hex());
+    }
     writeln!(
         std::io::stdout(),
         "verified: {source}, {} moves, score {}, max tile {}",
