@@ -432,7 +432,8 @@ impl<'a> Distiller<'a> {
     /// Returns whether one answered.
     pub fn record(&mut self, board: Board) -> bool {
         self.boards += 1;
-        let mut best: Option<(usize, u64, Dir, f64)> = None;
+        // As the default player picks (`answer_rank`).
+        let mut best: Option<(usize, u64, Dir, (bool, f64))> = None;
         for (t, (_, table)) in self.tables.iter().enumerate() {
             let Some((index, query)) = table.play_state(board) else {
                 continue;
@@ -440,11 +441,13 @@ impl<'a> Distiller<'a> {
             let Some((dir, p)) = query.best() else {
                 continue;
             };
-            if best.is_none_or(|b| p > b.3) {
-                best = Some((t, index, query.symmetry.dir(dir), p));
+            let target = table.layout().target();
+            let key = crate::answer_rank(query.own_stage, target, p, crate::OWN_STAGE_FROM);
+            if best.is_none_or(|b| key > b.3) {
+                best = Some((t, index, query.symmetry.dir(dir), key));
             }
         }
-        let Some((t, index, dir, p)) = best else {
+        let Some((t, index, dir, (_, p))) = best else {
             return false;
         };
         self.answered += 1;

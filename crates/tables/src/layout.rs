@@ -378,21 +378,35 @@ impl Layout {
         if !(0..16).filter(|&i| self.made_at >> i & 1 == 1).all(joins) {
             return false;
         }
-        let mut anchor = target;
-        for i in (0..16).filter(|&i| pattern.is_fixed(i)) {
-            for n in neighbours(i) {
-                if pattern.is_fixed(n) {
-                    if exps[n] == exps[i] {
-                        return false;
-                    }
-                } else {
-                    anchor = anchor.min(exps[i]);
-                }
-            }
+        let alike = (0..16)
+            .filter(|&i| pattern.is_fixed(i))
+            .any(|i| neighbours(i).any(|n| pattern.is_fixed(n) && exps[n] == exps[i]));
+        if alike {
+            return false;
         }
+        let anchor = target.min(self.edge(exps));
         (0..16)
             .filter(|&i| !pattern.is_fixed(i))
             .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)))
+    }
+
+    /// Whether the image of a table with goals stands at the table's own stage: the
+    /// block's smallest tile beside a moving cell is the target, so that the goal met
+    /// merges into the block at once. Never for a table with target cells, whose chain
+    /// rule answers its own stage alone.
+    pub(crate) fn at_own_stage(&self, exps: &[u8; 16]) -> bool {
+        self.pattern.has_goals() && self.edge(exps) == self.target
+    }
+
+    /// The smallest fixed tile of the image beside a moving cell (`u8::MAX` if none):
+    /// the block's edge, which its moving tiles are capped under.
+    fn edge(&self, exps: &[u8; 16]) -> u8 {
+        let pattern = self.pattern;
+        (0..16)
+            .filter(|&i| pattern.is_fixed(i) && neighbours(i).any(|n| !pattern.is_fixed(n)))
+            .map(|i| exps[i])
+            .min()
+            .unwrap_or(u8::MAX)
     }
 
     /// Whether the image meets one of the pattern's goals.

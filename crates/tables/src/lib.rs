@@ -85,4 +85,4 @@ pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};
 pub use solve::{solve, FOUR_PROBABILITY};
-pub use table::{Query, Table};
+pub use table::{answer_rank, Query, Table, OWN_STAGE_FROM};

@@ -53,6 +53,38 @@ pub struct Query {
     /// Each move's success probability, indexed by [`Dir`]: `None` for a move that is
     /// illegal or leaves the table (it slides a fixed tile, or merges two targets).
     pub moves: [Option<f64>; 4],
+    /// Whether the board stands at the table's own stage through that symmetry, for a
+    /// table with goals: the block's smallest tile beside a moving cell is the target,
+    /// so that the goal met merges into the block (a table of a smaller target answers
+    /// such a board too, its goal a step on the way). Always `false` for a table with
+    /// target cells, whose chain rule ([`Table::chain_query`]) answers its own stage
+    /// alone.
+    pub own_stage: bool,
+}
+
+/// From this target on, an answer at its table's own stage ranks before the likelier
+/// answers of tables of smaller targets ([`answer_rank`]): in the default set,
+/// `block10-512` decides the last step before 32768 (whose 0.79 the tables to 256 and
+/// 128 outbid at 0.99 and more, for steps on the way); at the stages below, where every
+/// table's step is all but certain, the likeliest decides (docs/tables-measured.md,
+/// "Which table answers").
+pub const OWN_STAGE_FROM: u32 = 512;
+
+/// The key by which a player ranks the answers of several tables to one board, the
+/// largest first: an answer at its table's own stage ([`Query::own_stage`]) whose
+/// table's `target` is at least `own_from` before all others (there a table of a
+/// smaller target answers only for a step on the way to its goal), then the likeliest.
+///
+/// ```
+/// use ai2048_tables::answer_rank;
+/// // The last step's 0.79 at its own stage outranks a step on the way at 0.99 ...
+/// assert!(answer_rank(true, 512, 0.79, 512) > answer_rank(false, 256, 0.99, 512));
+/// // ... but below 512, the likelier answer decides.
+/// assert!(answer_rank(true, 256, 0.999, 512) < answer_rank(false, 128, 0.9999, 512));
+/// ```
+#[must_use]
+pub fn answer_rank(own_stage: bool, target: u32, probability: f64, own_from: u32) -> (bool, f64) {
+    (own_stage && target >= own_from, probability)
 }
 
 impl Query {
@@ -232,15 +264,19 @@ impl Table {
     /// let table = Table::solve(Layout::new(pattern.parse()?, 16)?);
     /// let block: Board = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// assert!(table.block_query(block).is_some());
+    /// // Its block's edge is a 256, not the target 16: the board stands at a later
+    /// // stage than the table's own, whose goal is only a step on the way there.
+    /// assert!(!table.block_query(block).unwrap().own_stage);
     /// // Two 256s side by side in the block could merge: no answer.
     /// let loose: Board = "4096 2048 1024 2/512 512 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// assert!(table.query(loose).is_some() && table.block_query(loose).is_none());
     ///
     /// // The goal the target itself, an 8, beside the block's smallest tile: only
-    /// // where that tile is an 8 does the 8 made there join the block.
+    /// // where that tile is an 8 does the 8 made there join the block, and where the
+    /// // block's edge is that 8, the board stands at the table's own stage.
     /// let made = Table::solve(Layout::new("xxxx/xxx./xxx./.... ..../...0/..../....".parse()?, 8)?);
-    /// let own: Board = "4096 2048 1024 512/256 128 8 0/64 32 4 0/0 2 0 2".parse()?;
-    /// assert!(made.block_query(own).is_some());
+    /// let own: Board = "4096 2048 1024 512/256 128 8 0/64 32 16 0/0 2 0 2".parse()?;
+    /// assert!(made.block_query(own).is_some_and(|q| q.own_stage));
     /// let below: Board = "4096 2048 1024 512/256 128 16 0/64 32 4 0/0 2 0 2".parse()?;
     /// assert!(made.query(below).is_some() && made.block_query(below).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -321,6 +357,7 @@ impl Table {
             let query = Query {
                 symmetry: sym,
                 moves,
+                own_stage: self.layout.at_own_stage(&image),
             };
             Some((self.layout.index(state), query))
         })

@@ -5,7 +5,11 @@
 //! board's chain of large tiles ([`ai2048_tables::Table::chain_query`]), or, for a
 //! table with goals, where its fixed tiles stand as a block that no moving tile can
 //! merge with ([`ai2048_tables::Table::block_query`]); among the
-//! tables that answer, the one whose best move is likeliest to succeed decides. Its
+//! tables that answer, one at its own stage decides where its target is at least
+//! [`ai2048_tables::OWN_STAGE_FROM`] (its target the block's edge, so that its goal met
+//! merges into the block: the tables of smaller targets answer there too, for a step on
+//! the way), else the one whose best move is likeliest to succeed
+//! ([`ai2048_tables::answer_rank`]). Its
 //! best move replaces the searched one when that is clearly worse by the table (see
 //! [`WithTables`]). Where no full table answers, a distilled table
 //! ([`ai2048_tables::Distilled`]: the tables' moves for the states games met most)
@@ -49,6 +53,10 @@ pub struct TableMove {
     pub probability: f64,
     /// Every move's probability, `None` where a move is illegal or leaves the table.
     pub moves: [Option<f64>; 4],
+    /// Whether the board stands at the table's own stage ([`ai2048_tables::Query::own_stage`]):
+    /// from [`ai2048_tables::OWN_STAGE_FROM`] on, such an answer decides before any of a
+    /// table of a smaller target, whose goal is only a step on the way to this one's.
+    pub own_stage: bool,
 }
 
 impl TableMove {
@@ -176,11 +184,14 @@ impl EndgameTables {
         self.tables.iter().map(|(n, _)| n.as_str()).chain(distilled)
     }
 
-    /// The likeliest answer of the tables whose formation and chain (or block, for a
-    /// table with goals) `board` matches.
+    /// The answer of the tables whose formation and chain (or block, for a table with
+    /// goals) `board` matches, ranked as the default player ranks them
+    /// ([`ai2048_tables::answer_rank`] with [`ai2048_tables::OWN_STAGE_FROM`]): one
+    /// at its own stage ([`TableMove::own_stage`]) of a target from that tile on if any
+    /// is, else the likeliest.
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
-        self.best_of(board, false)
+        self.best_of(board, false, ai2048_tables::OWN_STAGE_FROM)
     }
 
     /// The largest success probability the full tables of the set (those with goals
@@ -210,9 +221,10 @@ impl EndgameTables {
             .reduce(f64::max)
     }
 
-    /// As [`EndgameTables::best`], among the tables with goals alone if `goals_only`.
-    fn best_of(&self, board: Board, goals_only: bool) -> Option<TableMove> {
-        let mut best: Option<TableMove> = None;
+    /// As [`EndgameTables::best`], among the tables with goals alone if `goals_only`,
+    /// an answer at its own stage first from a target of `own_from` on.
+    fn best_of(&self, board: Board, goals_only: bool, own_from: u32) -> Option<TableMove> {
+        let mut best: Option<(TableMove, (bool, f64))> = None;
         let tables = self
             .tables
             .iter()
@@ -224,18 +236,23 @@ impl EndgameTables {
             let Some((dir, probability)) = query.best() else {
                 continue;
             };
-            if best.as_ref().is_none_or(|b| probability > b.probability) {
-                best = Some(TableMove {
+            let target = table.layout().target();
+            let key = ai2048_tables::answer_rank(query.own_stage, target, probability, own_from);
+            if best.as_ref().is_none_or(|b| key > b.1) {
+                let answer = TableMove {
                     table: name.clone(),
                     dir,
                     probability,
                     moves: query.moves,
-                });
+                    own_stage: query.own_stage,
+                };
+                best = Some((answer, key));
             }
         }
-        if best.is_some() {
-            return best;
+        if let Some((answer, _)) = best {
+            return Some(answer);
         }
+        let mut best: Option<TableMove> = None;
         let accept = |layout: &Layout| !goals_only || layout.pattern().has_goals();
         for (name, distilled) in &self.distilled {
             let Some(answer) = distilled.answer_among(board, accept) else {
@@ -253,6 +270,7 @@ impl EndgameTables {
                     dir: answer.dir,
                     probability: answer.probability,
                     moves,
+                    own_stage: false,
                 });
             }
         }
@@ -368,6 +386,7 @@ pub struct WithTables {
     slack: f64,
     from: u32,
     goals_only: bool,
+    own_from: u32,
     table_moves: u64,
 }
 
@@ -388,6 +407,7 @@ impl WithTables {
             slack,
             from: 0,
             goals_only: false,
+            own_from: ai2048_tables::OWN_STAGE_FROM,
             table_moves: 0,
         }
     }
@@ -425,6 +445,18 @@ impl WithTables {
         WithTables { goals_only, ..self }
     }
 
+    /// The same player, ranking an answer at its table's own stage first where that
+    /// table's target is at least `tile` ([`ai2048_tables::answer_rank`]; by default
+    /// [`ai2048_tables::OWN_STAGE_FROM`]): a tile above every table's target lets the
+    /// likeliest answer decide always.
+    #[must_use]
+    pub fn own_stage_from(self, tile: u32) -> WithTables {
+        WithTables {
+            own_from: tile,
+            ..self
+        }
+    }
+
     /// How many moves of this player came from a table since it was made.
     #[must_use]
     pub fn table_moves(&self) -> u64 {
@@ -440,7 +472,7 @@ impl Player for WithTables {
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let start = Instant::now();
         let answer = (board.max_tile() >= self.from)
-            .then(|| self.tables.best_of(board, self.goals_only))
+            .then(|| self.tables.best_of(board, self.goals_only, self.own_from))
             .flatten();
         if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
             self.table_moves += 1;
@@ -473,7 +505,7 @@ impl Player for WithTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ai2048_tables::Layout;
+    use ai2048_tables::{Layout, OWN_STAGE_FROM};
 
     /// A player that always answers the same move, with 7 nodes: to see who answered.
     struct Always(Dir);
@@ -541,6 +573,58 @@ mod tests {
         let answer = player.search(chain, &SearchLimits::default());
         assert_eq!((answer.dir, answer.table), (Some(Dir::Up), TableUse::None));
         assert_eq!(player.table_moves(), 0);
+    }
+
+    #[test]
+    fn a_table_at_its_own_stage_decides_before_a_likelier_one_of_a_smaller_target() {
+        // One block formation, six moving cells; the goal: two halves of the target
+        // lined up in the third column, below the block's 32 beside them.
+        let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
+        let solve = |target| Table::solve(Layout::new(pattern.parse().unwrap(), target).unwrap());
+        let tables = EndgameTables::new(vec![
+            ("t16".to_owned(), solve(16)),
+            ("t32".to_owned(), solve(32)),
+        ]);
+        // The block's edge is a 32: the table to 32 is at its own stage, and the table to
+        // 16 answers too, its goal (two 8s) only a step on the way to the 32.
+        let at_32: Board = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
+            .parse()
+            .unwrap();
+        let likeliest = |board| {
+            let mut all: Vec<_> = tables
+                .tables()
+                .iter()
+                .filter_map(|(n, t)| Some((t.block_query(board)?.best()?.1, n.clone())))
+                .collect();
+            all.sort_by(|a, b| a.0.total_cmp(&b.0));
+            assert_eq!(all.len(), 2, "both tables answer {board:?}");
+            all.pop().unwrap()
+        };
+        assert_eq!(
+            likeliest(at_32).1,
+            "t16",
+            "two 8s are likelier than two 16s"
+        );
+        let own = tables.best_of(at_32, false, 32).unwrap();
+        assert_eq!((own.table.as_str(), own.own_stage), ("t32", true));
+        // Where its target is below the tile the rank asks for, the likeliest decides.
+        for own_from in [64, 131_072] {
+            let answer = tables.best_of(at_32, false, own_from).unwrap();
+            assert_eq!(answer.table, "t16", "{own_from}");
+        }
+        let default = tables.best(at_32).unwrap().table;
+        let expected = if 32 >= OWN_STAGE_FROM { "t32" } else { "t16" };
+        assert_eq!(default, expected, "best() ranks as the default player");
+        // With a 64 at the edge, neither table is at its own stage: the likeliest decides.
+        let at_64: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 2 0/0 2 0 0"
+            .parse()
+            .unwrap();
+        let answer = tables.best_of(at_64, false, 2).unwrap();
+        let (p, name) = likeliest(at_64);
+        assert_eq!(
+            (answer.table, answer.probability, answer.own_stage),
+            (name, p, false)
+        );
     }
 
     #[test]

@@ -76,6 +76,10 @@ macro_rules! with_eval_options {
                 "tables-leaves",
                 "where a search ends on a board a table answers, add this weight times its success probability times the board's largest tile (default 0: off)",
             ),
+            (
+                "tables-own-from",
+                "where several tables answer, one at its own stage (its target the block's edge) decides if its target is at least this tile, else the likeliest (default 512; 131072: always the likeliest)",
+            ),
         ]
     };
 }

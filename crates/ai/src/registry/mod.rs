@@ -83,7 +83,8 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         Some(t) => Box::new(
             WithTables::new(player, t.tables, t.min, t.slack)
                 .from_tile(t.from)
-                .goals_only(t.goals_only),
+                .goals_only(t.goals_only)
+                .own_stage_from(t.own_from),
         ),
         None => player,
     })

@@ -1,6 +1,7 @@
-//! The `tables`, `tables-min`, `tables-slack` and `tables-from` options, which every
-//! player takes: which endgame tables a player consults, from which tile on, and how
-//! far it trusts them.
+//! The `tables`, `tables-min`, `tables-slack`, `tables-from`, `tables-goals`,
+//! `tables-leaves` and `tables-own-from` options, which every player takes: which
+//! endgame tables a player consults, from which tile on, how far it trusts them, and
+//! which of them decides.
 
 use std::sync::Arc;
 
@@ -11,13 +12,14 @@ use super::options::{parse_option, tile_option, weight_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
-pub(crate) const OPTIONS: [&str; 6] = [
+pub(crate) const OPTIONS: [&str; 7] = [
     "tables",
     "tables-min",
     "tables-slack",
     "tables-from",
     "tables-goals",
     "tables-leaves",
+    "tables-own-from",
 ];
 
 /// The tables `spec` asks for, with the probability from which to play their moves:
@@ -31,6 +33,8 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let from = tile_option(spec, "tables-from")?.map_or(DEFAULT_FROM, |e| 1 << e);
     let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
     let leaves = weight_option(spec, "tables-leaves")?;
+    let own_from =
+        tile_option(spec, "tables-own-from")?.map_or(ai2048_tables::OWN_STAGE_FROM, |e| 1 << e);
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
@@ -48,6 +52,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         from,
         goals_only,
         leaves,
+        own_from,
     }))
 }
 
@@ -87,6 +92,9 @@ pub(crate) struct TablesUse {
     /// The weight of the tables' bonus where a search ends, 0 for none (see
     /// [`crate::endgame::TableLeaves`]).
     pub(crate) leaves: f64,
+    /// From which table target on an answer at its table's own stage ranks first (see
+    /// [`ai2048_tables::answer_rank`]).
+    pub(crate) own_from: u32,
 }
 
 /// Option `key` as a probability, `default` when absent.
@@ -169,6 +177,7 @@ mod tests {
             "random:tables=off,tables-min=0.5,tables-from=8192",
             "expectimax:tables=off",
             "expectimax:tables=off,tables-leaves=0.5",
+            "expectimax:tables=off,tables-own-from=131072",
         ] {
             assert!(check_player(&spec(ok)).is_ok(), "{ok}");
         }
@@ -179,6 +188,7 @@ mod tests {
             (empty_dir.as_str(), "holds no tables"),
             ("greedy:tables=off,tables-min=2", "2 is not from 0 to 1"),
             ("greedy:tables-min=x", "is not a probability"),
+            ("greedy:tables-own-from=500", "500 is not a tile"),
             (
                 "greedy:tables-from=3000",
                 "3000 is not a tile from 2 to 131072",
