@@ -59,14 +59,20 @@ pub struct TableMove {
     pub own_stage: bool,
 }
 
+/// Two moves' probabilities this close are one: sums over the spawns of equal stored
+/// values differ in their last bits with the order they are added in (two moves of a
+/// `u8` table at its highest level, 0.9999, by 1e-16), and a billionth of a chance
+/// means nothing to a game.
+const TIE: f64 = 1e-9;
+
 impl TableMove {
     /// Whether a searched move `dir` stands against this answer: the table's best is
-    /// below `min`, or `dir` is within `slack` of it.
+    /// below `min`, or `dir` is within `slack` of it (a tie within [`TIE`] stands too).
     fn keeps(&self, dir: Option<Dir>, min: f64, slack: f64) -> bool {
         self.probability < min
             || dir
                 .and_then(|d| self.moves[d as usize])
-                .is_some_and(|p| p >= self.probability - slack)
+                .is_some_and(|p| p >= self.probability - slack - TIE)
     }
 
     /// Whether this answer overrules every move but its best, so that no search can
@@ -573,6 +579,33 @@ mod tests {
         let answer = player.search(chain, &SearchLimits::default());
         assert_eq!((answer.dir, answer.table), (Some(Dir::Up), TableUse::None));
         assert_eq!(player.table_moves(), 0);
+    }
+
+    #[test]
+    fn moves_tied_but_for_the_last_bits_are_tied() {
+        // `block11-256` (u8) at `4096 2048 16 0/512 256 16 4/256 16 2 0/8 2 2 0`.
+        let top = 0.999_899_983_406_067_1;
+        let answer = TableMove {
+            table: "block11-256".to_owned(),
+            dir: Dir::Up,
+            probability: top,
+            moves: [
+                Some(top),
+                Some(0.999_896_821_975_708_2),
+                Some(0.999_899_983_406_067),
+                None,
+            ],
+            own_stage: true,
+        };
+        assert!(answer.keeps(Some(Dir::Left), 0.0, 0.0), "left ties with up");
+        assert!(
+            !answer.keeps(Some(Dir::Down), 0.0, 0.0),
+            "down is 3e-6 worse"
+        );
+        assert!(
+            !answer.decides(0.0, 0.0),
+            "the search chooses between up and left"
+        );
     }
 
     #[test]
