@@ -89,6 +89,16 @@ impl Evaluator for TableLeaves {
     fn cut_below(&self, root: Board) -> f64 {
         self.inner.cut_below(root)
     }
+
+    /// The tables at the leaves of the evaluation `inner` names for `root`.
+    fn for_root(&self, root: Board) -> Option<Arc<dyn Evaluator>> {
+        let inner = self.inner.for_root(root)?;
+        Some(Arc::new(TableLeaves {
+            inner,
+            tables: Arc::clone(&self.tables),
+            ..*self
+        }))
+    }
 }
 
 #[cfg(test)]

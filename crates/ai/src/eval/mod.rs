@@ -36,6 +36,7 @@
 //! ```
 
 use core::any::Any;
+use std::sync::Arc;
 
 use ai2048_engine::Board;
 
@@ -113,6 +114,17 @@ pub trait Evaluator: Any + Send + Sync {
     /// it is. No bound by default (minus infinity); [`Lines`] sets one.
     fn cut_below(&self, _root: Board) -> f64 {
         f64::NEG_INFINITY
+    }
+
+    /// The evaluation a search from `root` uses in this one's place, `None` for this
+    /// one: an evaluation that changes with the game's stage (a [`Blend`] that joins
+    /// in only from a tile, [`Blend::joining_from`]) names the one for this root. It
+    /// is decided once for the whole search, by the root and not by each leaf, so
+    /// that the leaves of one search are valued on one scale (a test at each leaf
+    /// would favour the leaves that make the tile). Expectimax asks at every move; the
+    /// other players use the evaluation as it is.
+    fn for_root(&self, _root: Board) -> Option<Arc<dyn Evaluator>> {
+        None
     }
 }
 

@@ -49,6 +49,10 @@ macro_rules! with_eval_options {
                 "adds this weight times the built-in network's value to the evaluation (default 0: off)",
             ),
             (
+                "blend-from",
+                "with blend, the network joins in only where the board searched from holds this tile (default 2: everywhere)",
+            ),
+            (
                 "ceiling",
                 "a network reads boards holding a larger tile downgraded to this one (default 32768)",
             ),

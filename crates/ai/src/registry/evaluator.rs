@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::eval::{Blend, EvalConfig, EvalError, Evaluator};
 use crate::ntuple::{Ceiling, NTupleNetwork};
 
-use super::options::{parse_option, weight_option};
+use super::options::{parse_option, tile_option, weight_option};
 use super::{PlayerError, PlayerSpec};
 
 /// The evaluation the options of `spec` describe, `default_eval` when they name none:
@@ -87,7 +87,8 @@ pub(crate) const BUILTIN_CEILING: u32 = 32768;
 /// `eval`, `weights`, `symmetric` or `w.NAME`) and the build has a network; else
 /// the evaluation those options describe (see [`eval_config`]; list them with
 /// `with_eval_options!`), `default_eval` when they name none; with the built-in
-/// network's value added where the option `blend` asks for it.
+/// network's value added where the option `blend` asks for it, in searches from a
+/// board holding the tile of the option `blend-from` (default: every board).
 pub(super) fn evaluator(
     spec: &PlayerSpec,
     default_eval: &str,
@@ -155,8 +156,16 @@ fn named_evaluator(
 /// the option asks for it ([`Blend`]); else `eval` as it is.
 fn blended(spec: &PlayerSpec, eval: Arc<dyn Evaluator>) -> Result<Arc<dyn Evaluator>, PlayerError> {
     let weight = weight_option(spec, "blend")?;
+    let from = tile_option(spec, "blend-from")?;
     if weight == 0.0 {
-        return Ok(eval);
+        return match from {
+            Some(_) => Err(PlayerError::bad_option(
+                spec,
+                "blend-from",
+                "says from which tile the network joins in, and needs blend=W above 0",
+            )),
+            None => Ok(eval),
+        };
     }
     let net = crate::ntuple::builtin().ok_or_else(|| {
         PlayerError::bad_option(
@@ -165,7 +174,8 @@ fn blended(spec: &PlayerSpec, eval: Arc<dyn Evaluator>) -> Result<Arc<dyn Evalua
             "this build has no built-in network to blend (it embeds nets/default.np when it is there)",
         )
     })?;
-    Ok(Arc::new(Blend::new(eval, net, weight)))
+    let blend = Blend::new(eval, net, weight).joining_from(from.map_or(1, |e| 1 << e));
+    Ok(Arc::new(blend))
 }
 
 /// The network under the ceiling the option `ceiling` names (see [`Ceiling`]),
@@ -194,7 +204,7 @@ mod tests {
     use ai2048_engine::Board;
 
     use crate::eval::{Blend, Evaluator, Lines};
-    use crate::{create_player, PlayerSpec};
+    use crate::{create_player, PlayerSpec, SearchLimits};
 
     fn eval_of(text: &str) -> std::sync::Arc<dyn Evaluator> {
         let spec: PlayerSpec = text.parse().unwrap();
@@ -228,8 +238,41 @@ mod tests {
     }
 
     #[test]
+    fn blend_from_a_tile_searches_with_the_evaluation_alone_below_it() {
+        if crate::ntuple::builtin().is_none() {
+            return;
+        }
+        let blend = eval_of("expectimax:eval=lines,blend=0.5,blend-from=16384");
+        assert_eq!(
+            blend.downcast_ref::<Blend>().map(Blend::from_tile),
+            Some(16384)
+        );
+        let search = |spec: &str, board: &str| {
+            let spec: PlayerSpec = spec.parse().unwrap();
+            let mut player = create_player(&spec, 0).unwrap();
+            player.search(board.parse().unwrap(), &SearchLimits::with_depth(2))
+        };
+        let (lines, late, always) = (
+            "expectimax:eval=lines,tables=off",
+            "expectimax:eval=lines,tables=off,blend=0.5,blend-from=16384",
+            "expectimax:eval=lines,tables=off,blend=0.5",
+        );
+        let before = "8192 4096 1024 8/512 256 64 8/0 2 2 0/0 0 2 0";
+        assert_eq!(search(late, before), search(lines, before), "no 16384 yet");
+        assert_ne!(search(always, before), search(lines, before));
+        let after = "16384 4096 1024 8/512 256 64 8/0 2 2 0/0 0 2 0";
+        assert_eq!(search(late, after), search(always, after), "a 16384");
+        assert_ne!(search(late, after), search(lines, after));
+    }
+
+    #[test]
     fn a_bad_blend_weight_says_why() {
         for (bad, message) in [
+            ("expectimax:blend-from=16384", "needs blend=W above 0"),
+            (
+                "expectimax:blend=0.1,blend-from=100",
+                "100 is not a tile from 2 to 131072",
+            ),
             ("expectimax:blend=-1", "-1 is not a weight of 0 or more"),
             ("greedy:blend=inf", "inf is not a weight of 0 or more"),
             ("expectimax:blend=much", "a weight of 0 or more"),

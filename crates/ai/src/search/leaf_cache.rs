@@ -23,7 +23,8 @@ const OCCUPIED: u32 = 1 << 16;
 /// network's value reads some thirty entries at random from hundreds of megabytes,
 /// most of them from main memory; a slot here is one read from L2. A value depends on
 /// the board alone, so the cache is exact: a search with it returns what a search
-/// without it returns, bit for bit, and it is kept from move to move. A new value
+/// without it returns, bit for bit, and it is kept from move to move, until the
+/// search's evaluation changes ([`crate::eval::Evaluator::for_root`]). A new value
 /// replaces the old one in its slot.
 pub(super) struct LeafCache {
     slots: Vec<Entry>,
@@ -38,6 +39,11 @@ impl LeafCache {
             slots: vec![Entry::default(); n],
             mask: n - 1,
         }
+    }
+
+    /// Forgets every value.
+    pub(super) fn clear(&mut self) {
+        self.slots.fill(Entry::default());
     }
 
     #[inline]

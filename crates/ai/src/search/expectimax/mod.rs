@@ -194,6 +194,10 @@ pub struct Expectimax {
     /// move decided without a search (whose board the player is not told) banks
     /// without a cap.
     before_sum: bool,
+    /// Whether the last search valued its leaves with the evaluation its root named
+    /// ([`Evaluator::for_root`]) rather than `eval` itself: where this changes, the
+    /// cached values are of the other evaluation, and are cleared.
+    root_eval: bool,
 }
 
 /// How a search values its leaves and its lost boards. Row tables and networks get
@@ -418,6 +422,7 @@ impl Expectimax {
             moves_searched: 0,
             moves_unsearched: 0,
             before_sum: config.bank_by_sum > 0,
+            root_eval: false,
         }
     }
 
@@ -468,7 +473,17 @@ impl Player for Expectimax {
                 }
             }
         }
-        let eval = Arc::clone(&self.eval);
+        let named = self.eval.for_root(board);
+        if named.is_some() != self.root_eval {
+            self.root_eval = named.is_some();
+            for tt in &mut self.tts {
+                tt.clear();
+            }
+            for cache in &mut self.leaves {
+                cache.clear();
+            }
+        }
+        let eval = named.unwrap_or_else(|| Arc::clone(&self.eval));
         let result = if let Some(table) = eval.downcast_ref::<RowTable>() {
             self.run(board, limits, &TableLeaf(table))
         } else if let Some(net) = eval.downcast_ref::<NTupleNetwork>() {
