@@ -180,13 +180,19 @@ fn a_trained_network_file_outplays_the_simple_evaluation() {
     std::fs::remove_file(&path).expect("removed");
 }
 
+/// A file of the small network untrained: every weight 0.
+fn untrained_file(name: &str) -> std::path::PathBuf {
+    let path = temp_file(name);
+    std::fs::write(&path, small().to_bytes()).expect("written");
+    path
+}
+
 #[test]
 fn every_evaluating_player_evaluates_with_the_file_it_is_given() {
     // The same search over an untrained network (every weight 0) values moves
     // otherwise.
     let trained = trained_file("evaluates.bin");
-    let untrained = temp_file("untrained.bin");
-    std::fs::write(&untrained, small().to_bytes()).expect("written");
+    let untrained = untrained_file("untrained.bin");
     let board = "2 4 8 16/0 2 4 0/0 0 2 0/0 0 0 0".parse().expect("a board");
     let values = |name: &str, file: &std::path::Path| {
         let sep = if name.contains(':') { ',' } else { ':' };
@@ -201,6 +207,60 @@ fn every_evaluating_player_evaluates_with_the_file_it_is_given() {
         "mcts:playouts=2,cut=5",
     ] {
         assert_ne!(values(name, &trained), values(name, &untrained), "{name}");
+    }
+    std::fs::remove_file(&trained).expect("removed");
+    std::fs::remove_file(&untrained).expect("removed");
+}
+
+#[test]
+fn a_blend_adds_the_network_file_it_names() {
+    // Beside `lines`, an untrained network (every weight 0) adds only the score its
+    // tiles imply, the same after every move where none merges; a trained one values
+    // the moves otherwise.
+    let trained = trained_file("blend.bin");
+    let untrained = untrained_file("blend-untrained.bin");
+    let board = "2 4 8 16/0 2 4 0/0 0 2 0/0 0 0 0".parse().expect("a board");
+    let values = |spec: &str| {
+        let mut player = create_player(&spec.parse().expect("a spec"), 0).expect("created");
+        player.search(board, &SearchLimits::default()).dir_values
+    };
+    let lines = values("greedy:eval=lines,tables=off");
+    let blend = |file: &std::path::Path| {
+        values(&format!(
+            "greedy:eval=lines,tables=off,blend=1,blend-network={}",
+            file.display()
+        ))
+    };
+    let added = |values: [Option<f64>; 4]| -> Vec<f64> {
+        values
+            .into_iter()
+            .zip(lines)
+            .filter_map(|(v, l)| Some(v? - l?))
+            .collect()
+    };
+    let flat = added(blend(&untrained));
+    assert_eq!(flat.len(), 3, "three moves are legal");
+    assert!(flat.iter().all(|&v| v == flat[0] && v > 0.0), "{flat:?}");
+    let learned = added(blend(&trained));
+    assert!(learned.iter().any(|&v| v != learned[0]), "{learned:?}");
+    for (spec, message) in [
+        (
+            format!("greedy:blend-network={}", trained.display()),
+            "needs blend=W above 0",
+        ),
+        (
+            "greedy:eval=lines,blend=1,blend-network=no/such.bin".to_owned(),
+            "cannot load no/such.bin",
+        ),
+    ] {
+        let err = create_player(&spec.parse().expect("a spec"), 0)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains(message) && err.contains("blend-network"),
+            "{spec}: {err}"
+        );
     }
     std::fs::remove_file(&trained).expect("removed");
     std::fs::remove_file(&untrained).expect("removed");

@@ -46,7 +46,11 @@ macro_rules! with_eval_options {
             ),
             (
                 "blend",
-                "adds this weight times the built-in network's value to the evaluation (default 0: off)",
+                "adds this weight times the built-in network's value (or blend-network's) to the evaluation (default 0: off)",
+            ),
+            (
+                "blend-network",
+                "with blend, the network file (ai2048 train) to blend instead of the built-in one",
             ),
             (
                 "blend-from",

@@ -152,28 +152,39 @@ fn named_evaluator(
     under_ceiling(spec, net, 32768)
 }
 
-/// `eval` with the built-in network's value added, times the option `blend`, where
-/// the option asks for it ([`Blend`]); else `eval` as it is.
+/// `eval` with a network's value added, times the option `blend`, where the option
+/// asks for it ([`Blend`]): the network of the option `blend-network`, else the
+/// built-in one; else `eval` as it is.
 fn blended(spec: &PlayerSpec, eval: Arc<dyn Evaluator>) -> Result<Arc<dyn Evaluator>, PlayerError> {
     let weight = weight_option(spec, "blend")?;
     let from = tile_option(spec, "blend-from")?;
+    let file = spec.option("blend-network");
     if weight == 0.0 {
-        return match from {
-            Some(_) => Err(PlayerError::bad_option(
+        let needs = |key: &str, what: &str| {
+            Err(PlayerError::bad_option(
                 spec,
-                "blend-from",
-                "says from which tile the network joins in, and needs blend=W above 0",
-            )),
-            None => Ok(eval),
+                key,
+                format!("{what}, and needs blend=W above 0"),
+            ))
+        };
+        return match (from, file) {
+            (Some(_), _) => needs("blend-from", "says from which tile the network joins in"),
+            (None, Some(_)) => needs("blend-network", "names the network to blend"),
+            (None, None) => Ok(eval),
         };
     }
-    let net = crate::ntuple::builtin().ok_or_else(|| {
-        PlayerError::bad_option(
-            spec,
-            "blend",
-            "this build has no built-in network to blend (it embeds nets/default.np when it is there)",
-        )
-    })?;
+    let net = match file {
+        Some(path) => NTupleNetwork::shared(Path::new(path)).map_err(|e| {
+            PlayerError::bad_option(spec, "blend-network", format!("cannot load {path}: {e}"))
+        })?,
+        None => crate::ntuple::builtin().ok_or_else(|| {
+            PlayerError::bad_option(
+                spec,
+                "blend",
+                "this build has no built-in network to blend (it embeds nets/default.np when it is there); give blend-network=FILE",
+            )
+        })?,
+    };
     let blend = Blend::new(eval, net, weight).joining_from(from.map_or(1, |e| 1 << e));
     Ok(Arc::new(blend))
 }
