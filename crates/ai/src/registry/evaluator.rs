@@ -146,10 +146,18 @@ fn named_evaluator(
             format!("the network is the evaluation; give network or {key}, not both"),
         ));
     }
-    let net = NTupleNetwork::shared(Path::new(path)).map_err(|e| {
-        PlayerError::bad_option(spec, "network", format!("cannot load {path}: {e}"))
-    })?;
-    under_ceiling(spec, net, 32768)
+    under_ceiling(spec, network_file(spec, "network", path)?, 32768)
+}
+
+/// The network in the file `path` that option `key` names, shared by every player of
+/// the process; an error names the option and the file.
+fn network_file(
+    spec: &PlayerSpec,
+    key: &str,
+    path: &str,
+) -> Result<Arc<NTupleNetwork>, PlayerError> {
+    NTupleNetwork::shared(Path::new(path))
+        .map_err(|e| PlayerError::bad_option(spec, key, format!("cannot load {path}: {e}")))
 }
 
 /// `eval` with a network's value added, times the option `blend`, where the option
@@ -174,9 +182,7 @@ fn blended(spec: &PlayerSpec, eval: Arc<dyn Evaluator>) -> Result<Arc<dyn Evalua
         };
     }
     let net = match file {
-        Some(path) => NTupleNetwork::shared(Path::new(path)).map_err(|e| {
-            PlayerError::bad_option(spec, "blend-network", format!("cannot load {path}: {e}"))
-        })?,
+        Some(path) => network_file(spec, "blend-network", path)?,
         None => crate::ntuple::builtin().ok_or_else(|| {
             PlayerError::bad_option(
                 spec,
