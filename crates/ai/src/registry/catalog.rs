@@ -141,6 +141,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "with bank-by-sum: before this tile, a move searches within half its budget and banks the rest (default none)"
             ),
             (
+                "bank-feedback",
+                "with bank-by-sum: from this tile, a move's allowance allows for the share of it that moves spend, so that the bank is spent (default none)"
+            ),
+            (
                 "plan-sum",
                 "with a game clock (bench --timeout): plan its time for a game reaching this tile sum (default 30000; 0 = off)"
             ),

@@ -112,6 +112,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(e) = tile_option(spec, "bank-early")? {
         config.bank_early = e;
     }
+    if let Some(e) = tile_option(spec, "bank-feedback")? {
+        config.bank_feedback = e;
+    }
     if let Some(sum) = ranged(spec, "plan-sum", "a tile sum", 0..=1 << 21)? {
         config.time_plan.horizon_sum = sum;
     }

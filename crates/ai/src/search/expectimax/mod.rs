@@ -73,6 +73,15 @@ pub struct ExpectimaxConfig {
     /// With [`ExpectimaxConfig::bank_by_sum`], the exponent of the tile before which a
     /// move searches within half its budget, banking the rest for later (0: none).
     pub bank_early: u8,
+    /// With [`ExpectimaxConfig::bank_by_sum`], the exponent of the tile from which a
+    /// move's allowance before the sum allows for the share of it that moves actually
+    /// spend (0: never). Iterative deepening starts a depth only where it is expected
+    /// to fit, so a move spends about half of what it may, and the bank planned for the
+    /// moves to the sum is left over where a game is lost. With this, from its tile
+    /// (and past [`ExpectimaxConfig::bank_early`]'s), a move may spend its planned
+    /// share divided by the share of their allowance that the game's recent moves
+    /// spent.
+    pub bank_feedback: u8,
     /// How a move takes its time from the game's clock ([`SearchLimits::clock`]) when
     /// the limits set neither a time nor a depth (and `depth` is `None`): it deepens up
     /// to [`adaptive_depth`] within its share. Without a clock, or with the plan off,
@@ -121,6 +130,14 @@ pub const MAX_BANKED_BUDGETS: u32 = 16;
 /// The most a move may spend under [`ExpectimaxConfig::bank_by_sum`], in budgets.
 pub const MAX_PLANNED_BUDGETS: u32 = 32;
 
+/// The moves over which [`ExpectimaxConfig::bank_feedback`] averages the share of
+/// their allowance that moves spend.
+const SPEND_WINDOW: f64 = 64.0;
+
+/// The least share of its allowance that [`ExpectimaxConfig::bank_feedback`] expects a
+/// move to spend: a move may spend at most four times its plan.
+const MIN_SPEND_RATIO: f64 = 0.25;
+
 impl Default for ExpectimaxConfig {
     fn default() -> ExpectimaxConfig {
         ExpectimaxConfig {
@@ -136,6 +153,7 @@ impl Default for ExpectimaxConfig {
             time_bank: false,
             bank_by_sum: 0,
             bank_early: 0,
+            bank_feedback: 0,
             time_plan: TimePlan::default(),
             depth_growth: 4.0,
             cut: false,
@@ -194,6 +212,9 @@ pub struct Expectimax {
     /// move decided without a search (whose board the player is not told) banks
     /// without a cap.
     before_sum: bool,
+    /// Under [`ExpectimaxConfig::bank_feedback`], the share of their allowance that
+    /// this game's recent searched moves spent (a moving average).
+    spend_ratio: f64,
     /// Whether the last search valued its leaves with the evaluation its root named
     /// ([`Evaluator::for_root`]) rather than `eval` itself: where this changes, the
     /// cached values are of the other evaluation, and are cleared.
@@ -422,6 +443,7 @@ impl Expectimax {
             moves_searched: 0,
             moves_unsearched: 0,
             before_sum: config.bank_by_sum > 0,
+            spend_ratio: 1.0,
             root_eval: false,
         }
     }
@@ -449,6 +471,7 @@ impl Player for Expectimax {
         self.moves_searched = 0;
         self.moves_unsearched = 0;
         self.before_sum = self.config.bank_by_sum > 0;
+        self.spend_ratio = 1.0;
     }
 
     /// With a time bank under a time budget, the budget the move did not spend goes to
@@ -674,7 +697,19 @@ impl Expectimax {
         let moves_left = time_plan::moves_for_sum(sum_left, self.config.four_probability);
         let searches_left = (moves_left * share).max(1.0);
         let extra = self.bank.div_f64(searches_left);
-        ((own + extra).min(time * MAX_PLANNED_BUDGETS), sum_left)
+        let planned = if self.feedback(board) {
+            (own + extra).div_f64(self.spend_ratio)
+        } else {
+            own + extra
+        };
+        (planned.min(time * MAX_PLANNED_BUDGETS), sum_left)
+    }
+
+    /// Whether [`ExpectimaxConfig::bank_feedback`] applies to a move from `board` before
+    /// the sum: from its tile, past the opening.
+    fn feedback(&self, board: Board) -> bool {
+        let from = self.config.bank_feedback;
+        from > 0 && board.max_exponent() >= from && !self.early(board)
     }
 
     /// Whether `board` is in the opening of [`ExpectimaxConfig::bank_early`]: before its
@@ -697,6 +732,11 @@ impl Expectimax {
                 let floor_depth = if floored { self.config.min_depth } else { 0 };
                 let floor = (floor_depth, time + self.bank);
                 let result = self.deepen(board, allowance, floor, max_depth, eval);
+                if sum_left > 0 && self.feedback(board) && !allowance.is_zero() {
+                    let spent = start.elapsed().as_secs_f64() / allowance.as_secs_f64();
+                    self.spend_ratio += (spent.min(1.0) - self.spend_ratio) / SPEND_WINDOW;
+                    self.spend_ratio = self.spend_ratio.max(MIN_SPEND_RATIO);
+                }
                 self.moves_searched += 1;
                 self.before_sum = sum_left > 0;
                 self.deposit(time, start.elapsed(), self.before_sum);
@@ -906,5 +946,57 @@ mod tests {
         player.bank = time * 100_000;
         let most = time + time * MAX_BANKED_BUDGETS / 2;
         assert_eq!(player.allowance(past, time), (most, 0));
+    }
+
+    #[test]
+    fn the_feedback_allows_for_the_share_of_their_allowance_that_moves_spend() {
+        let time = Duration::from_millis(1);
+        let planned = |bank_feedback: u8| {
+            let mut player = Expectimax::new(ExpectimaxConfig {
+                time_bank: true,
+                bank_by_sum: 10_000,
+                bank_early: 11,
+                bank_feedback,
+                four_probability: 0.0,
+                ..ExpectimaxConfig::default()
+            });
+            player.bank = time * 100;
+            player.moves_unsearched = 100;
+            player.spend_ratio = 0.5;
+            player
+        };
+        // As above, the budget and the bank over 50 searches (3 ms); moves that spend
+        // half of what they may are allowed twice that.
+        let board: Board = "8192 512 256 32/8 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(planned(0).allowance(board, time).0, time * 3);
+        assert_eq!(planned(11).allowance(board, time).0, time * 6);
+        // Only from its tile.
+        assert_eq!(planned(13).allowance(board, time).0, time * 6);
+        assert_eq!(planned(14).allowance(board, time).0, time * 3);
+        // Not in the opening, which banks half its budget, even from a smaller tile;
+        // nor past the sum.
+        let opening: Board = "1024 512 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        assert_eq!(
+            planned(1).allowance(opening, time),
+            planned(0).allowance(opening, time)
+        );
+        let past: Board = "8192 2048 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(planned(11).allowance(past, time), (time * 9, 0));
+
+        // A move that spends all it may (a budget of a nanosecond cannot be kept)
+        // moves the average a window's share toward all of it.
+        let limits = SearchLimits::with_time(Duration::from_nanos(1));
+        let mut player = planned(11);
+        player.bank = Duration::ZERO;
+        player.search(board, &limits);
+        assert_eq!(player.spend_ratio, 0.5 + 0.5 / SPEND_WINDOW);
+        // Not in the opening, nor without the option; a new game starts from all.
+        player.search(opening, &limits);
+        assert_eq!(player.spend_ratio, 0.5 + 0.5 / SPEND_WINDOW);
+        let mut without = planned(0);
+        without.search(board, &limits);
+        assert_eq!(without.spend_ratio, 0.5);
+        player.new_game();
+        assert_eq!(player.spend_ratio, 1.0);
     }
 }
