@@ -21,13 +21,14 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// search) and planned to be spent by the time the game makes 32768, its tiles summing
 /// to about 34,000, the moves before the first 2048 at half their budget (32768 in 72%
 /// at 1 ms a move, not 64%, in their first runs; as often as without the plan in a
-/// later one), and under a time a move below 0.75 ms, from the first
-/// 2048, a floor of depth 4 that the bank pays for (32768 in 42% and 61% of 100 games
-/// at 0.158 and 0.544 ms a move, not 36% and 56%; at 1 ms it lost 16384 in 8 games
-/// more than it won), the tables consulted from the first move, trusted over any move
+/// later one), from the first 16384 the plan allowing for the half of its time a move
+/// spends (the rebuild lost 36 of 343 games, not 51, at 1 ms a move), and under a time
+/// a move below 0.75 ms, from the first 2048, a floor of depth 4 that the bank pays
+/// for (32768 in 42% and 61% of 100 games at 0.158 and 0.544 ms a move, not 36% and
+/// 56%; at 1 ms it lost 16384 in 8 games more than it won), the tables consulted from the first move, trusted over any move
 /// they find worse, and only those with goals (a folder may hold others, as a
 /// snake's).
-pub const FORMATION_OPTIONS: [(&str, &str); 12] = [
+pub const FORMATION_OPTIONS: [(&str, &str); 13] = [
     ("eval", "lines"),
     ("cut", "true"),
     ("cut-from", "1024"),
@@ -35,6 +36,7 @@ pub const FORMATION_OPTIONS: [(&str, &str); 12] = [
     ("time-bank", "true"),
     ("bank-by-sum", "34000"),
     ("bank-early", "2048"),
+    ("bank-feedback", "16384"),
     ("min-depth", "4"),
     ("min-depth-below", "0.75"),
     ("tables-from", "2"),
@@ -108,7 +110,7 @@ mod tests {
         let (_block, block) = folder_with("xxx./xx1./1.../.... ..../..1./.11./....");
         assert_eq!(
             resolved(&format!("expectimax:tables={block}")),
-            format!("expectimax:eval=lines,cut=true,cut-from=1024,prune=depth,time-bank=true,bank-by-sum=34000,bank-early=2048,min-depth=4,min-depth-below=0.75,tables-from=2,tables-slack=0,tables-goals=true,tables={block}")
+            format!("expectimax:eval=lines,cut=true,cut-from=1024,prune=depth,time-bank=true,bank-by-sum=34000,bank-early=2048,bank-feedback=16384,min-depth=4,min-depth-below=0.75,tables-from=2,tables-slack=0,tables-goals=true,tables={block}")
         );
         // The spec's own options come after, and so override the formation's.
         let spec: PlayerSpec = format!("expectimax:tables={block},tables-slack=0.1,depth=2")
