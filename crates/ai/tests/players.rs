@@ -245,11 +245,24 @@ fn every_player_is_created_by_name_and_plays_the_same_game_for_a_seed() {
 }
 
 #[test]
+fn a_tile_the_formation_player_sets_may_be_turned_off_with_0() {
+    for spec in ["expectimax:bank-early=0", "expectimax:bank-feedback=0"] {
+        assert!(create_player(&spec.parse().unwrap(), 0).is_ok(), "{spec}");
+    }
+}
+
+#[test]
 fn bad_options_say_why() {
     for (spec, needle) in [
         ("expectimax:threads=0", "threads"),
         ("expectimax:learn-p4=maybe", "true or false"),
         ("expectimax:time-bank=1", "true or false"),
+        (
+            "expectimax:bank-feedback=3",
+            "3 is not a tile from 2 to 131072, or 0",
+        ),
+        ("expectimax:bank-early=-1", "or 0 for none"),
+        ("expectimax:cut-from=0", "not a tile from 2 to 131072"),
         ("minimax:prune=2", "true or false"),
         ("mcts:mode=tree", "flat or uct"),
         ("mcts:playout=smart", "random or greedy"),

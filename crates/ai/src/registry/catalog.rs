@@ -138,11 +138,11 @@ pub const PLAYERS: &[PlayerInfo] = &[
             ),
             (
                 "bank-early",
-                "with bank-by-sum: before this tile, a move searches within half its budget and banks the rest (default none)"
+                "with bank-by-sum: before this tile, a move searches within half its budget and banks the rest (default 0: none)"
             ),
             (
                 "bank-feedback",
-                "with bank-by-sum: from this tile, a move's allowance allows for the share of it that moves spend, so that the bank is spent (default none)"
+                "with bank-by-sum: from this tile, a move's allowance allows for the share of it that moves spend, so that the bank is spent (default 0: none)"
             ),
             (
                 "plan-sum",

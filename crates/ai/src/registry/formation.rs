@@ -25,9 +25,9 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// spends (the rebuild lost 36 of 343 games, not 51, at 1 ms a move), and under a time
 /// a move below 0.75 ms, from the first 2048, a floor of depth 4 that the bank pays
 /// for (32768 in 42% and 61% of 100 games at 0.158 and 0.544 ms a move, not 36% and
-/// 56%; at 1 ms it lost 16384 in 8 games more than it won), the tables consulted from the first move, trusted over any move
-/// they find worse, and only those with goals (a folder may hold others, as a
-/// snake's).
+/// 56%; at 1 ms it lost 16384 in 8 games more than it won), the tables consulted from
+/// the first move, trusted over any move they find worse, and only those with goals (a
+/// folder may hold others, as a snake's).
 pub const FORMATION_OPTIONS: [(&str, &str); 13] = [
     ("eval", "lines"),
     ("cut", "true"),

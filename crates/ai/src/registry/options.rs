@@ -24,11 +24,27 @@ pub(crate) fn parse_option<T: FromStr>(
 
 /// Reads option `key` as a tile from 2 to 131072, giving its exponent.
 pub(crate) fn tile_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, PlayerError> {
-    let what = "a tile from 2 to 131072";
+    tile_or_off(spec, key, false)
+}
+
+/// Reads option `key` as a tile from 2 to 131072, giving its exponent, or 0 for none
+/// (an option whose tile a player may have by default, as the formation player's
+/// `bank-early`, and which a spec turns off).
+fn tile_or_none_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, PlayerError> {
+    tile_or_off(spec, key, true)
+}
+
+fn tile_or_off(spec: &PlayerSpec, key: &str, none: bool) -> Result<Option<u8>, PlayerError> {
+    let what = if none {
+        "a tile from 2 to 131072, or 0 for none"
+    } else {
+        "a tile from 2 to 131072"
+    };
     let Some(tile) = parse_option::<u32>(spec, key, what)? else {
         return Ok(None);
     };
     match ai2048_engine::exponent_of_tile(tile.into()) {
+        Ok(0) if none => Ok(Some(0)),
         Ok(e) if e > 0 => Ok(Some(e)),
         _ => Err(PlayerError::bad_option(
             spec,
@@ -109,10 +125,10 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(sum) = ranged(spec, "bank-by-sum", "a tile sum", 0..=1 << 21)? {
         config.bank_by_sum = sum;
     }
-    if let Some(e) = tile_option(spec, "bank-early")? {
+    if let Some(e) = tile_or_none_option(spec, "bank-early")? {
         config.bank_early = e;
     }
-    if let Some(e) = tile_option(spec, "bank-feedback")? {
+    if let Some(e) = tile_or_none_option(spec, "bank-feedback")? {
         config.bank_feedback = e;
     }
     if let Some(sum) = ranged(spec, "plan-sum", "a tile sum", 0..=1 << 21)? {
