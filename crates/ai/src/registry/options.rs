@@ -24,18 +24,19 @@ pub(crate) fn parse_option<T: FromStr>(
 
 /// Reads option `key` as a tile from 2 to 131072, giving its exponent.
 pub(crate) fn tile_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, PlayerError> {
-    tile_or_off(spec, key, false)
+    read_tile(spec, key, false)
 }
 
 /// Reads option `key` as a tile from 2 to 131072, giving its exponent, or 0 for none
 /// (an option whose tile a player may have by default, as the formation player's
 /// `bank-early`, and which a spec turns off).
 fn tile_or_none_option(spec: &PlayerSpec, key: &str) -> Result<Option<u8>, PlayerError> {
-    tile_or_off(spec, key, true)
+    read_tile(spec, key, true)
 }
 
-fn tile_or_off(spec: &PlayerSpec, key: &str, none: bool) -> Result<Option<u8>, PlayerError> {
-    let what = if none {
+/// Reads option `key` as a tile's exponent; with `zero_is_none`, 0 too (for none).
+fn read_tile(spec: &PlayerSpec, key: &str, zero_is_none: bool) -> Result<Option<u8>, PlayerError> {
+    let what = if zero_is_none {
         "a tile from 2 to 131072, or 0 for none"
     } else {
         "a tile from 2 to 131072"
@@ -44,7 +45,7 @@ fn tile_or_off(spec: &PlayerSpec, key: &str, none: bool) -> Result<Option<u8>, P
         return Ok(None);
     };
     match ai2048_engine::exponent_of_tile(tile.into()) {
-        Ok(0) if none => Ok(Some(0)),
+        Ok(0) if zero_is_none => Ok(Some(0)),
         Ok(e) if e > 0 => Ok(Some(e)),
         _ => Err(PlayerError::bad_option(
             spec,

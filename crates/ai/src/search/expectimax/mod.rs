@@ -732,14 +732,15 @@ impl Expectimax {
                 let floor_depth = if floored { self.config.min_depth } else { 0 };
                 let floor = (floor_depth, time + self.bank);
                 let result = self.deepen(board, allowance, floor, max_depth, eval);
+                let spent = start.elapsed();
                 if sum_left > 0 && self.feedback(board) && !allowance.is_zero() {
-                    let spent = start.elapsed().as_secs_f64() / allowance.as_secs_f64();
-                    self.spend_ratio += (spent.min(1.0) - self.spend_ratio) / SPEND_WINDOW;
+                    let share = spent.as_secs_f64() / allowance.as_secs_f64();
+                    self.spend_ratio += (share.min(1.0) - self.spend_ratio) / SPEND_WINDOW;
                     self.spend_ratio = self.spend_ratio.max(MIN_SPEND_RATIO);
                 }
                 self.moves_searched += 1;
                 self.before_sum = sum_left > 0;
-                self.deposit(time, start.elapsed(), self.before_sum);
+                self.deposit(time, spent, self.before_sum);
                 return result;
             }
             (Some(time), depth) => (time, depth.unwrap_or(u32::MAX).min(64)),
