@@ -345,9 +345,22 @@ impl<E: Leaf> Search<'_, E> {
                 return 0.0;
             }
         }
+        let after = Dir::ALL.map(|dir| board.shift(dir));
+        // Each afterstate's chance node probes the transposition table, a read at
+        // random from tens of megabytes that waits for main memory (a fifth of the
+        // search's time): asked for together first, the four fetches overlap. The
+        // same values and nodes, a tenth less time at depth 5 (docs/speed.md).
+        if depth > 0 && prob >= self.min_probability {
+            if let Some(tt) = &self.tt {
+                for &next in &after {
+                    if next != board {
+                        tt.prefetch(next);
+                    }
+                }
+            }
+        }
         let mut best = f32::NEG_INFINITY;
-        for dir in Dir::ALL {
-            let next = board.shift(dir);
+        for next in after {
             self.nodes += 1;
             if next != board {
                 best = best.max(self.chance_node(next, depth, prob));
