@@ -92,9 +92,9 @@ impl TransTable {
         u32::from(board.high_bits()) | (depth.min(MAX_DEPTH) + 1) << 16 | class(prob) << 23
     }
 
-    /// Asks the memory for the slot of `board` ([`crate::prefetch`]), so that a probe
-    /// soon after finds it in the cache: a slot read at random from tens of megabytes
-    /// otherwise waits for main memory. Changes no value.
+    /// Asks the memory for the slot of `board` (a prefetch hint, on x86-64), so that a
+    /// probe soon after finds it in the cache: a slot read at random from tens of
+    /// megabytes otherwise waits for main memory. Changes no value.
     #[inline]
     pub fn prefetch(&self, board: Board) {
         crate::prefetch::prefetch(&self.slots[self.index(board)]);
