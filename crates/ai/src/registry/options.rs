@@ -238,3 +238,19 @@ pub(crate) fn replica_config(spec: &PlayerSpec) -> Result<ReplicaConfig, PlayerE
     );
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tile_of_0_turns_off_an_option_set_before_it() {
+        // As the formation player's options come before a spec's own.
+        let spec = "expectimax:bank-early=2048,bank-feedback=16384,bank-early=0,bank-feedback=0";
+        let config = expectimax_config(&spec.parse().unwrap()).unwrap();
+        assert_eq!((config.bank_early, config.bank_feedback), (0, 0));
+        let spec = "expectimax:bank-early=2048,bank-feedback=16384";
+        let config = expectimax_config(&spec.parse().unwrap()).unwrap();
+        assert_eq!((config.bank_early, config.bank_feedback), (11, 14));
+    }
+}
