@@ -187,7 +187,7 @@ fn bad_input_is_refused_with_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("x.table");
     let missing = dir.path().join("missing.table");
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &[
                 "build",
@@ -225,6 +225,11 @@ fn bad_input_is_refused_with_what_and_where() {
             "target 100",
         ),
         (&["build", "--pattern", "xxxx/xxxx/xx../..tt"], "--target"),
+        (&["build", "--large", "snake8-64"], "cannot be used with"),
+        (
+            &["build", "--large", "--pattern", "xxxx/xxxx/xx../..tt"],
+            "cannot be used with",
+        ),
         (
             &["build", "snake9-128", "--dir", path(dir.path())],
             "no formation",
@@ -266,6 +271,20 @@ fn bad_input_is_refused_with_what_and_where() {
         "20334926626632 states",
     );
     assert!(!huge.exists() && !dir.path().join("huge.table.partial").exists());
+}
+
+#[test]
+fn list_names_the_default_set_and_what_the_large_set_adds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tables(&["list", "--dir", path(dir.path())]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    let (default, large) = listed
+        .split_once("what the large set adds (`ai2048 tables build --large`")
+        .expect("the large set's part");
+    assert!(default.contains("block10-512") && !default.contains("open10-512"));
+    let line = large.lines().find(|l| l.contains("open10-512")).unwrap();
+    assert!(line.contains("u16") && line.contains("not built"), "{line}");
 }
 
 #[test]

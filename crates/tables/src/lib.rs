@@ -7,8 +7,8 @@
 //! - [`Layout`]: a pattern and a target, and the dense index of their states.
 //! - [`solve`] and [`build`]: the exact solver, layer by layer of the tiles' sum, in
 //!   memory or into a file that a stopped build goes on with.
-//! - [`builtin`] and [`default_set`]: the formations the default player makes, and
-//!   the tables built unless others are named.
+//! - [`builtin`], [`default_set`] and [`large_set`]: the formations the default player
+//!   makes, the tables built unless others are named, and those of the strongest play.
 //! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
 //!   real boards under the eight symmetries ([`Table::query`]).
 //! - [`Distiller`] and [`Distilled`]: the best moves of the states games meet most, in
@@ -75,7 +75,9 @@ pub use build::{
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use builtin::default_dir;
-pub use builtin::{builtin, default_set, Builtin, Formation, DEFAULT_SET, FORMATIONS};
+pub use builtin::{
+    builtin, default_set, large_set, Builtin, Formation, DEFAULT_SET, FORMATIONS, LARGE_SET_EXTRA,
+};
 pub use distilled::{Distilled, DistilledAnswer, DistilledError, Distiller, DISTILLED_VERSION};
 pub use file::{
     distilled_files, header_len, read_header, read_values, reencode, table_files, write_table,

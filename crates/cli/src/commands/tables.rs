@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use ai2048_engine::Dir;
 use ai2048_tables::{
-    build, build_memory, builtin, default_dir, default_set, existing, partial_path, read_header,
-    reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table, FORMATIONS,
+    build, build_memory, builtin, default_dir, default_set, existing, large_set, partial_path,
+    read_header, reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table,
+    FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -107,7 +108,9 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
         vec![(format!("{pattern} to {target}"), layout, out, encoding)]
     } else {
         let dir = dir_of(&args.dir);
-        let tables = if args.names.is_empty() {
+        let tables = if args.large {
+            large_set()
+        } else if args.names.is_empty() {
             default_set()
         } else {
             args.names
@@ -346,7 +349,18 @@ fn list(args: &TablesDirArgs) -> Result<()> {
     }
     writeln!(out, "\nthe default set (`ai2048 tables build`):")?;
     let mut named: Vec<String> = Vec::new();
-    for t in default_set() {
+    let default = default_set();
+    let extra: Vec<_> = large_set()
+        .into_iter()
+        .filter(|t| !default.contains(t))
+        .collect();
+    for (i, t) in default.iter().chain(&extra).enumerate() {
+        if i == default.len() {
+            writeln!(
+                out,
+                "\nwhat the large set adds (`ai2048 tables build --large`, the strongest play):"
+            )?;
+        }
         let path = dir.join(t.file_name());
         writeln!(
             out,
