@@ -8,7 +8,7 @@
 //! - [`solve`] and [`build`]: the exact solver, layer by layer of the tiles' sum, in
 //!   memory or into a file that a stopped build goes on with.
 //! - [`builtin`], [`default_set`] and [`large_set`]: the formations the default player
-//!   makes, the tables built unless others are named, and those of the strongest play.
+//!   makes, the tables built unless others are named, and those `--large` adds.
 //! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
 //!   real boards under the eight symmetries ([`Table::query`]).
 //! - [`Distiller`] and [`Distilled`]: the best moves of the states games meet most, in

@@ -56,8 +56,8 @@ pub struct TablesBuildArgs {
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
     /// Build the large set: the default set and open10-512, the last step before 32768
-    /// with the block's cells open (7.5 GiB on disk in all, not 3.0; about 11 minutes
-    /// on 2 cores): the strongest play.
+    /// with the block's cells open, as u16 (7.5 GiB on disk in all, not 3.0; about 11
+    /// minutes on 2 cores).
     #[arg(long, conflicts_with_all = ["names", "pattern"])]
     pub large: bool,
     #[command(flatten)]

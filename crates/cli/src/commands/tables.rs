@@ -358,7 +358,7 @@ fn list(args: &TablesDirArgs) -> Result<()> {
         if i == default.len() {
             writeln!(
                 out,
-                "\nwhat the large set adds (`ai2048 tables build --large`, the strongest play):"
+                "\nwhat the large set adds (`ai2048 tables build --large`):"
             )?;
         }
         let path = dir.join(t.file_name());
