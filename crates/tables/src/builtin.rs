@@ -202,10 +202,7 @@ pub fn builtin(name: &str) -> Result<Builtin, String> {
 /// ```
 #[must_use]
 pub fn default_set() -> Vec<Builtin> {
-    DEFAULT_SET
-        .iter()
-        .map(|&(name, _)| builtin(name).expect("the default set's names are built-in tables"))
-        .collect()
+    set_of(&DEFAULT_SET)
 }
 
 /// The large set's tables: the default set's and [`LARGE_SET_EXTRA`]'s, each with its
@@ -220,10 +217,16 @@ pub fn default_set() -> Vec<Builtin> {
 /// ```
 #[must_use]
 pub fn large_set() -> Vec<Builtin> {
-    DEFAULT_SET
+    let mut set = default_set();
+    set.extend(set_of(&LARGE_SET_EXTRA));
+    set
+}
+
+/// The built-in tables a set names, in its order.
+fn set_of(entries: &[(&str, Encoding)]) -> Vec<Builtin> {
+    entries
         .iter()
-        .chain(&LARGE_SET_EXTRA)
-        .map(|&(name, _)| builtin(name).expect("the large set's names are built-in tables"))
+        .map(|&(name, _)| builtin(name).expect("a set's names are built-in tables"))
         .collect()
 }
 

@@ -10,7 +10,7 @@ use ai2048_engine::Dir;
 use ai2048_tables::{
     build, build_memory, builtin, default_dir, default_set, existing, large_set, partial_path,
     read_header, reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table,
-    FORMATIONS,
+    DEFAULT_SET, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -349,13 +349,9 @@ fn list(args: &TablesDirArgs) -> Result<()> {
     }
     writeln!(out, "\nthe default set (`ai2048 tables build`):")?;
     let mut named: Vec<String> = Vec::new();
-    let default = default_set();
-    let extra: Vec<_> = large_set()
-        .into_iter()
-        .filter(|t| !default.contains(t))
-        .collect();
-    for (i, t) in default.iter().chain(&extra).enumerate() {
-        if i == default.len() {
+    // The large set is the default set's tables followed by those it adds.
+    for (i, t) in large_set().iter().enumerate() {
+        if i == DEFAULT_SET.len() {
             writeln!(
                 out,
                 "\nwhat the large set adds (`ai2048 tables build --large`):"
