@@ -366,8 +366,12 @@ impl Layout {
     /// Whether the image's fixed tiles stand as a block that no moving tile can merge
     /// with before a goal is met: no two fixed tiles alike side by side, every moving
     /// tile within its cap under the smallest fixed tile beside a moving cell, and
-    /// where a goal asks for the target itself in a cell beside the block, a fixed
-    /// tile beside that cell is the target, so that the target made merges into it.
+    /// where a goal asks for the target itself, the fixed tiles are all unlike and at
+    /// least the target, the chain the target made grows into (a smaller tile or a
+    /// second one alike is a tile the game must still grow or merge, not a wall: a
+    /// table that holds it fixed answers a world that is not the game's), and a
+    /// fixed tile beside the goal's cell is the target, so that the target made merges
+    /// into it.
     pub(crate) fn block_fits(&self, exps: &[u8; 16]) -> bool {
         let pattern = self.pattern;
         let target = self.target;
@@ -375,8 +379,16 @@ impl Layout {
             let mut fixed = neighbours(cell).filter(|&n| pattern.is_fixed(n)).peekable();
             fixed.peek().is_none() || fixed.any(|n| exps[n] == target)
         };
-        if !(0..16).filter(|&i| self.made_at >> i & 1 == 1).all(joins) {
-            return false;
+        if self.made_at != 0 {
+            let mut seen = 0u32;
+            let chain = (0..16).filter(|&i| pattern.is_fixed(i)).all(|i| {
+                let fresh = seen >> exps[i] & 1 == 0;
+                seen |= 1 << exps[i];
+                fresh && exps[i] >= target
+            });
+            if !chain || !(0..16).filter(|&i| self.made_at >> i & 1 == 1).all(joins) {
+                return false;
+            }
         }
         let alike = (0..16)
             .filter(|&i| pattern.is_fixed(i))
@@ -481,14 +493,16 @@ mod tests {
         }
     }
 
+    /// A board's exponents, as a table sees them.
+    fn image(board: &str) -> [u8; 16] {
+        let board: ai2048_engine::Board = board.parse().unwrap();
+        board.exponents()
+    }
+
     #[test]
     fn a_goal_of_the_target_itself_needs_the_target_in_the_block_beside_it() {
         let pattern = "xxx./xxx./..../.... ..../...0/..../....".parse().unwrap();
         let layout = Layout::new(pattern, 512).unwrap();
-        let image = |board: &str| {
-            let board: ai2048_engine::Board = board.parse().unwrap();
-            board.exponents()
-        };
         // The block's 512 stands beside the goal's cell: the 512 made there joins it.
         let own = image("16384 8192 1024 2/4096 2048 512 4/8 0 0 0/0 0 2 0");
         assert!(layout.block_fits(&own));
@@ -499,5 +513,27 @@ mod tests {
         // A pattern whose goals ask only for pieces of the target has no such rule.
         let pieces = "xxx./xxx./..../.... ..../...1/..1./....".parse().unwrap();
         assert!(Layout::new(pieces, 512).unwrap().block_fits(&below));
+    }
+
+    #[test]
+    fn a_goal_of_the_target_itself_needs_a_block_of_unlike_tiles_from_the_target_up() {
+        // Five fixed cells, the 1024 to make beside the block's top right tile.
+        let pattern = "xxx./xx../..../.... ...0/..../..../....".parse().unwrap();
+        let layout = Layout::new(pattern, 1024).unwrap();
+        // The last steps: the block's tiles all unlike and 1024 or more.
+        assert!(layout.block_fits(&image("16384 8192 1024 2/4096 2048 4 0/8 0 0 0/0 0 2 0")));
+        // A rebuild: the 1024 stands beside the goal's cell, but the 512 and 256 below
+        // are tiles to grow, not walls, and the table does not answer.
+        let rebuild = image("16384 8192 1024 2/512 256 4 0/8 0 0 0/0 0 2 0");
+        assert!(!layout.block_fits(&rebuild));
+        // So does a small tile shut inside the block, which the game must still merge.
+        let shut = image("16384 4 1024 2/4096 2048 4 0/8 0 0 0/0 0 2 0");
+        assert!(!layout.block_fits(&shut));
+        // And a block with two tiles alike: the game must still merge one of them.
+        let twice = image("8192 4096 1024 2/2048 1024 4 0/8 0 0 0/0 0 2 0");
+        assert!(!layout.block_fits(&twice));
+        // The same block with goals of pieces of the target answers it.
+        let pieces = "xxx./xx../..../.... ...1/..1./..../....".parse().unwrap();
+        assert!(Layout::new(pieces, 1024).unwrap().block_fits(&rebuild));
     }
 }

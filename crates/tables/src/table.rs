@@ -251,9 +251,10 @@ impl Table {
     /// smallest fixed tile beside a moving cell (or the target, if that is smaller)
     /// over its cell's cap; where a goal asks for the target itself (a `0`) in a cell
     /// beside the block, a fixed tile beside that cell is the target, so that the
-    /// target made there merges into the block (such a table answers its own stage
-    /// alone); and the board does not meet a goal already (its merge is there to
-    /// make). The rule for a table with goals, as [`Table::chain_query`] is for one
+    /// target made there merges into the block, and the fixed tiles are all unlike and
+    /// at least the target, the chain it grows into (such a table answers its own stage
+    /// alone, and never a block that still holds a tile to grow or merge); and the
+    /// board does not meet a goal already (its merge is there to make). The rule for a table with goals, as [`Table::chain_query`] is for one
     /// with target cells.
     ///
     /// ```
@@ -279,6 +280,9 @@ impl Table {
     /// assert!(made.block_query(own).is_some_and(|q| q.own_stage));
     /// let below: Board = "4096 2048 1024 512/256 128 16 0/64 32 4 0/0 2 0 2".parse()?;
     /// assert!(made.query(below).is_some() && made.block_query(below).is_none());
+    /// // Two 256s in the block, though not side by side: one must still merge.
+    /// let twice: Board = "4096 2048 1024 512/256 128 8 0/64 32 256 0/0 2 0 2".parse()?;
+    /// assert!(made.query(twice).is_some() && made.block_query(twice).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
