@@ -526,7 +526,7 @@ mod tests {
         // are tiles to grow, not walls, and the table does not answer.
         let rebuild = image("16384 8192 1024 2/512 256 4 0/8 0 0 0/0 0 2 0");
         assert!(!layout.block_fits(&rebuild));
-        // So does a small tile shut inside the block, which the game must still merge.
+        // Nor one with a small tile shut inside the block, which the game must merge.
         let shut = image("16384 4 1024 2/4096 2048 4 0/8 0 0 0/0 0 2 0");
         assert!(!layout.block_fits(&shut));
         // And a block with two tiles alike: the game must still merge one of them.

@@ -254,8 +254,8 @@ impl Table {
     /// target made there merges into the block, and the fixed tiles are all unlike and
     /// at least the target, the chain it grows into (such a table answers its own stage
     /// alone, and never a block that still holds a tile to grow or merge); and the
-    /// board does not meet a goal already (its merge is there to make). The rule for a table with goals, as [`Table::chain_query`] is for one
-    /// with target cells.
+    /// board does not meet a goal already (its merge is there to make). The rule for a
+    /// table with goals, as [`Table::chain_query`] is for one with target cells.
     ///
     /// ```
     /// use ai2048_engine::Board;
