@@ -131,8 +131,8 @@ impl Layout {
             radix_at[c as usize] = r;
             len = len.saturating_mul(r.into());
         }
-        let walls = (0..16)
-            .filter(|&i| pattern.is_fixed(i))
+        let walls = pattern
+            .fixed_cells()
             .fold(0u64, |w, i| w | WALL << (60 - 4 * i));
         let made_at = pattern
             .goals()
@@ -336,7 +336,7 @@ impl Layout {
     pub(crate) fn chains(&self, exps: &[u8; 16]) -> bool {
         let pattern = self.pattern;
         let target = self.target;
-        let mut fixed: Vec<usize> = (0..16).filter(|&i| pattern.is_fixed(i)).collect();
+        let mut fixed: Vec<usize> = pattern.fixed_cells().collect();
         fixed.sort_by_key(|&i| exps[i]);
         // From the smallest up, each fixed tile larger than the last and beside it.
         let chained = fixed
@@ -347,9 +347,8 @@ impl Layout {
         }
         // The fixed target: every moving cell beside it a target cell or a capped
         // one, so that no target merges into it before it counts.
-        (0..16).any(|i| {
-            pattern.is_fixed(i)
-                && exps[i] == target
+        pattern.fixed_cells().any(|i| {
+            exps[i] == target
                 && neighbours(i).any(|n| pattern.is_target(n))
                 && neighbours(i)
                     .all(|n| pattern.is_fixed(n) || pattern.is_target(n) || pattern.cap(n) > 0)
@@ -381,7 +380,7 @@ impl Layout {
         };
         if self.made_at != 0 {
             let mut seen = 0u32;
-            let chain = (0..16).filter(|&i| pattern.is_fixed(i)).all(|i| {
+            let chain = pattern.fixed_cells().all(|i| {
                 let fresh = seen >> exps[i] & 1 == 0;
                 seen |= 1 << exps[i];
                 fresh && exps[i] >= target
@@ -390,15 +389,15 @@ impl Layout {
                 return false;
             }
         }
-        let alike = (0..16)
-            .filter(|&i| pattern.is_fixed(i))
+        let alike = pattern
+            .fixed_cells()
             .any(|i| neighbours(i).any(|n| pattern.is_fixed(n) && exps[n] == exps[i]));
         if alike {
             return false;
         }
         let anchor = target.min(self.edge(exps));
-        (0..16)
-            .filter(|&i| !pattern.is_fixed(i))
+        pattern
+            .moving_cells()
             .all(|i| exps[i] <= anchor.saturating_sub(pattern.cap(i)))
     }
 
@@ -414,8 +413,9 @@ impl Layout {
     /// the block's edge, which its moving tiles are capped under.
     fn edge(&self, exps: &[u8; 16]) -> u8 {
         let pattern = self.pattern;
-        (0..16)
-            .filter(|&i| pattern.is_fixed(i) && neighbours(i).any(|n| !pattern.is_fixed(n)))
+        pattern
+            .fixed_cells()
+            .filter(|&i| neighbours(i).any(|n| !pattern.is_fixed(n)))
             .map(|i| exps[i])
             .min()
             .unwrap_or(u8::MAX)

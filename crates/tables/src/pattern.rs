@@ -213,6 +213,20 @@ impl Pattern {
         (0..16).filter(move |&i| !self.is_fixed(i))
     }
 
+    /// The fixed cells in reading order.
+    ///
+    /// ```
+    /// use ai2048_tables::Pattern;
+    ///
+    /// let pattern: Pattern = "xxx./xx../..../..tt".parse()?;
+    /// assert_eq!(pattern.fixed_cells().collect::<Vec<_>>(), [0, 1, 2, 4, 5]);
+    /// assert_eq!(pattern.moving_cells().count(), 11);
+    /// # Ok::<(), ai2048_tables::ParsePatternError>(())
+    /// ```
+    pub fn fixed_cells(self) -> impl Iterator<Item = usize> {
+        (0..16).filter(move |&i| self.is_fixed(i))
+    }
+
     /// The pattern seen through `sym`: the cell `sym` maps each cell to takes its role.
     ///
     /// ```
