@@ -376,11 +376,7 @@ pub struct BenchArgs {
         long,
         num_args = 1..,
         value_name = "FILE",
-        conflicts_with_all = [
-            "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
-            "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
-            "from", "until",
-        ]
+        conflicts_with_all = PLAYING
     )]
     pub merge: Vec<PathBuf>,
     /// Compare two runs' --json files over the games both played (the same --seed):
@@ -391,17 +387,34 @@ pub struct BenchArgs {
         long,
         num_args = 2,
         value_names = ["A", "B"],
-        conflicts_with_all = [
-            "ai", "ai_opts", "depth", "time_ms", "threads", "start_tiles", "four_probability",
-            "illegal_move_spawns", "num_games", "first_game", "timeout", "seed", "jobs", "resume",
-            "merge", "json", "from", "until",
-        ]
+        conflicts_with_all = PLAYING.iter().chain(&["merge", "json"])
     )]
     pub compare: Vec<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
+
+/// The options of `bench` that play games: `--merge` and `--compare`, which read runs
+/// already played, refuse them.
+const PLAYING: [&str; 16] = [
+    "ai",
+    "ai_opts",
+    "depth",
+    "time_ms",
+    "threads",
+    "start_tiles",
+    "four_probability",
+    "illegal_move_spawns",
+    "num_games",
+    "first_game",
+    "timeout",
+    "seed",
+    "jobs",
+    "resume",
+    "from",
+    "until",
+];
 
 /// `ai2048 sweep`.
 #[derive(Debug, Clone, Args)]
