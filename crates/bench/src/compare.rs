@@ -116,7 +116,7 @@ impl Comparison {
     /// let game = |index, score, max_tile| GameRecord { index, seed: index * 7, score,
     ///     max_tile, moves: 1, seconds: 0.0, timed_out: false, max_ms_per_move: 0.0,
     ///     nodes: 0,
-    ///     table_answers: 0, table_moves: 0 };
+    ///     table_answers: 0, table_moves: 0, board: None };
     /// let a = [game(0, 100, 1024), game(1, 300, 2048), game(2, 200, 1024)];
     /// let b = [game(0, 200, 2048), game(1, 400, 2048), game(2, 300, 1024), game(3, 9, 2)];
     /// let c = Comparison::of(&a, &b, 1024)?;
@@ -312,6 +312,7 @@ mod tests {
             nodes: 0,
             table_answers: 0,
             table_moves: 0,
+            board: None,
         }
     }
 

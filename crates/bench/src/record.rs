@@ -1,21 +1,29 @@
 //! The record of one finished benchmark game.
 
+use ai2048_engine::Board;
 use serde::{Deserialize, Serialize};
 
 /// What one game of a benchmark came to.
 ///
-/// The outcome (`score`, `max_tile`, `moves`, `timed_out`) depends only on the run's
-/// configuration and the game's `index`; the timings (`seconds`, `max_ms_per_move`)
-/// depend on the machine. [`GameRecord::same_outcome`] compares the former.
+/// The outcome (`score`, `max_tile`, `moves`, `timed_out`, `board`) depends only on the
+/// run's configuration and the game's `index`; the timings (`seconds`,
+/// `max_ms_per_move`) depend on the machine. [`GameRecord::same_outcome`] compares the
+/// former.
 ///
 /// ```
 /// use ai2048_bench::GameRecord;
 /// let a = GameRecord { index: 3, seed: 42, score: 1200, max_tile: 128, moves: 150,
 ///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01, nodes: 0,
-///                      table_answers: 0, table_moves: 0 };
+///                      table_answers: 0, table_moves: 0, board: None };
 /// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, nodes: 7, ..a };
 /// assert!(a.same_outcome(&b));
 /// assert!(!a.same_outcome(&GameRecord { score: 1204, ..a }));
+/// // In JSON the final board is its 16 hex digits, as `--from` and `hint` read them.
+/// let ended = GameRecord { board: Some("128 64 8 2/4 2 0 0/0 0 0 0/0 0 0 0".parse()?), ..a };
+/// let json = serde_json::to_value(ended)?;
+/// assert_eq!(json["board"], "7631210000000000");
+/// assert_eq!(serde_json::from_value::<GameRecord>(json)?, ended);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -49,6 +57,35 @@ pub struct GameRecord {
     /// move, or without a search where it was far ahead (`TableUse::Decided`).
     #[serde(default)]
     pub table_moves: u64,
+    /// The board the game ended on (or stopped on, at `--until`'s tile or its
+    /// timeout): in JSON its 16 hex digits ([`Board::to_hex`]), which `bench --from`,
+    /// `hint` and `tables query` read. `None` in the records of runs written before
+    /// games kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "hex_board")]
+    pub board: Option<Board>,
+}
+
+/// A record's board in JSON: its hex digits, or absent.
+mod hex_board {
+    use ai2048_engine::Board;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::Error> {
+        match board {
+            Some(board) => s.serialize_str(&board.to_hex()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Board>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|hex| {
+                hex.parse::<Board>()
+                    .map_err(|e| D::Error::custom(format!("the board {hex:?} is not a board: {e}")))
+            })
+            .transpose()
+    }
 }
 
 #[cfg(test)]
@@ -74,12 +111,14 @@ impl GameRecord {
             nodes: 0,
             table_answers: 0,
             table_moves: 0,
+            board: None,
         }
     }
 }
 
 impl GameRecord {
-    /// Whether two records describe the same game with the same result, timings aside.
+    /// Whether two records describe the same game with the same result, timings aside
+    /// (the final boards too, where both records keep one).
     #[must_use]
     pub fn same_outcome(&self, other: &GameRecord) -> bool {
         self.index == other.index
@@ -88,5 +127,6 @@ impl GameRecord {
             && self.max_tile == other.max_tile
             && self.moves == other.moves
             && self.timed_out == other.timed_out
+            && (self.board.is_none() || other.board.is_none() || self.board == other.board)
     }
 }

@@ -13,7 +13,7 @@ use crate::{text_table, LastColumn, Summary, REACH_FROM};
 /// use ai2048_bench::{format_summary, GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 500,
 ///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1, nodes: 0,
-///     table_answers: 0, table_moves: 0 };
+///     table_answers: 0, table_moves: 0, board: None };
 /// let summary = Summary::from_records(&[game(7000, 512), game(16000, 1024)]).expect("games");
 /// let text = format_summary(&summary);
 /// assert!(text.contains("median"));

@@ -158,6 +158,7 @@ pub fn play_game_watched(
         nodes,
         table_answers,
         table_moves,
+        board: Some(game.board()),
     }))
 }
 
@@ -354,6 +355,11 @@ mod tests {
             assert_eq!(game.score(), r.score);
             assert_eq!(game.moves() as u64, r.moves);
             assert_eq!(game.max_tile(), r.max_tile);
+            assert_eq!(
+                Some(game.board()),
+                r.board,
+                "the record keeps the final board"
+            );
         }
     }
 
@@ -451,6 +457,7 @@ mod tests {
                 game.try_play(dir).expect("legal");
             }
             assert_eq!((game.moves() as u64, game.score()), (r.moves, r.score));
+            assert_eq!(Some(game.board()), r.board, "the board it stopped on");
         }
         // Played out, the same games go on past 512 where they can.
         let out = run_bench(

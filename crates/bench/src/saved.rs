@@ -324,5 +324,33 @@ mod tests {
         let cut = text.replacen("\"score\"", "\"scor\"", 1);
         let err = SavedRun::from_json(&cut).unwrap_err();
         assert!(err.to_string().contains("score"), "{err}");
+        // A final board that is not one.
+        let hex = records[0].board.expect("kept").to_hex();
+        let bad = text.replacen(&hex, "12x4", 1);
+        let err = SavedRun::from_json(&bad).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the board \"12x4\" is not a board"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("line "), "{err}");
+    }
+
+    #[test]
+    fn files_from_before_final_boards_read_without_them() {
+        let c = config();
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert!(records.iter().all(|r| r.board.is_some()));
+        let text = to_json(&c, &records).expect("json");
+        let mut old = text.clone();
+        for r in &records {
+            let field = format!(",\"board\":\"{}\"", r.board.expect("kept").to_hex());
+            assert!(old.contains(&field), "{field}");
+            old = old.replacen(&field, "", 1);
+        }
+        let back = SavedRun::from_json(&old).expect("reads");
+        let kept = back.records_for(&c).expect("same run");
+        assert!(kept.iter().all(|r| r.board.is_none()));
+        assert!(same(&kept, &records));
     }
 }

@@ -27,7 +27,7 @@ pub struct TileReach {
 /// use ai2048_bench::{GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 100,
 ///     seconds: 0.5, timed_out: false, max_ms_per_move: 1.0, nodes: 0,
-///     table_answers: 0, table_moves: 0 };
+///     table_answers: 0, table_moves: 0, board: None };
 /// let s = Summary::from_records(&[game(3000, 256), game(9000, 1024), game(6000, 512)])
 ///     .expect("some games");
 /// assert_eq!(s.games, 3);
@@ -137,7 +137,7 @@ impl Summary {
     /// use ai2048_bench::{GameRecord, Summary};
     /// let game = GameRecord { index: 0, seed: 0, score: 20000, max_tile: 2048, moves: 900,
     ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0,
-    ///     table_answers: 0, table_moves: 0 };
+    ///     table_answers: 0, table_moves: 0, board: None };
     /// let s = Summary::from_records(&[game]).expect("one game");
     /// assert_eq!(s.reach_of(2048).map(|r| r.share), Some(1.0));
     /// assert!(s.reach_of(4096).is_none());
@@ -217,7 +217,7 @@ pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
 /// use ai2048_bench::{reach_table, GameRecord};
 /// let game = |max_tile| GameRecord { index: 0, seed: 0, score: 0, max_tile, moves: 0,
 ///     seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0,
-///     table_answers: 0, table_moves: 0 };
+///     table_answers: 0, table_moves: 0, board: None };
 /// let games = [game(256), game(512), game(2048), game(2048)];
 /// let table = reach_table(&games, 512);
 /// let rows: Vec<_> = table.iter().map(|r| (r.tile, r.games)).collect();

@@ -36,7 +36,8 @@ use crate::worker::run_stoppable;
 /// (its 95% Wilson interval ``[low, high]``), ``requested_games``, ``interrupted``,
 /// ``config`` (the run's settings) and ``runs`` (one record per game: ``index``,
 /// ``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, ``timed_out``,
-/// ``max_ms_per_move``, ``nodes``, ``table_answers``, ``table_moves``).
+/// ``max_ms_per_move``, ``nodes``, ``table_answers``, ``table_moves``, and ``board``,
+/// the board the game ended on in 16 hex digits, as ``Board`` reads them).
 ///
 /// ``should_stop``, if given, is called about ten times a second while the games run;
 /// once it returns true, the games under way are dropped and the finished ones are

@@ -23,6 +23,8 @@ def test_the_document_of_the_cli():
     assert stats["min_score"] == scores[0] and stats["max_score"] == scores[-1]
     assert stats["mean_score"] == pytest.approx(sum(scores) / 6)
     assert stats["max_tile"] == max(r["max_tile"] for r in runs)
+    # Each record keeps the board its game ended on, as Board reads it.
+    assert all(Board(r["board"]).max_tile == r["max_tile"] for r in runs)
     for tile, share in stats["reach"].items():
         assert share == sum(r["max_tile"] >= int(tile) for r in runs) / 6
         low, high = stats["reach_ci"][tile]
