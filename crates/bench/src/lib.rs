@@ -13,6 +13,8 @@
 //!   from another player's games.
 //! - [`Comparison`]: two runs over the same seeds compared game by game (the paired
 //!   score difference, and McNemar's test on the tiles only one reached).
+//! - [`Ends`]: where a run's games ended, grouped by the largest tile on their final
+//!   boards and the largest tile missing below it (the stage a game was lost in).
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and
 //!   [`reach_table`] are its parts.
 //! - [`format_summary`]: the summary as a text table; [`to_json`]: the run as JSON.
@@ -54,6 +56,7 @@ mod compare;
 mod config;
 #[cfg(feature = "plot")]
 mod curve;
+mod ends;
 mod json;
 mod merge;
 #[cfg(feature = "plot")]
@@ -76,6 +79,7 @@ pub use compare::{mcnemar_exact, CompareError, Comparison, PairedReach};
 pub use config::{BenchConfig, BenchError};
 #[cfg(feature = "plot")]
 pub use curve::{plot_curve, CurvePoint};
+pub use ends::{EndRow, Ends};
 pub use json::to_json;
 pub use merge::{MergeError, MergedRun};
 #[cfg(feature = "plot")]

@@ -390,6 +390,16 @@ pub struct BenchArgs {
         conflicts_with_all = PLAYING.iter().chain(&["merge", "json"])
     )]
     pub compare: Vec<PathBuf>,
+    /// Where the games of a run's --json file ended: grouped by the largest tile on
+    /// their final boards and the largest tile below it missing there (the tile a game
+    /// was making when it ended: a 16384 without an 8192 was lost building the 8192
+    /// again), with the games' indices.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = PLAYING.iter().chain(&["merge", "json", "compare"])
+    )]
+    pub ends: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

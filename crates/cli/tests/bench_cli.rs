@@ -636,6 +636,63 @@ fn compare_pairs_two_runs_game_by_game() {
 }
 
 #[test]
+fn ends_groups_a_runs_games_by_their_final_boards() {
+    let path = temp_path("ends", "json");
+    let json = path.to_str().expect("utf-8").to_owned();
+    let args = ["--ai", GREEDY, "--num-games", "6", "-q", "--json", &json];
+    stdout_of(&ai2048(&args), &args);
+    let out = ai2048(&["--ends", &json]);
+    assert_prints(&out, &format!("the 6 games of {json}:"));
+    // Each row's games ended with the row's largest tile, and the rows hold them all.
+    let run = read_json(&path);
+    let largest = |index: u64| {
+        outcomes(&run)
+            .iter()
+            .find(|r| r["index"] == index)
+            .and_then(|r| r["max_tile"].as_u64())
+            .expect("the game's record")
+    };
+    let stdout = text(&out.stdout);
+    let mut games = Vec::new();
+    for line in stdout.lines().skip(3) {
+        let cells: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let [tile, _, count, which] = cells[..] else {
+            panic!("not a row: {line:?}\n{stdout}")
+        };
+        let tile: u64 = tile.parse().expect("a tile");
+        let indices: Vec<u64> = which
+            .split(' ')
+            .map(|i| i.parse().expect("an index"))
+            .collect();
+        assert_eq!(indices.len().to_string(), count, "{stdout}");
+        assert!(indices.iter().all(|&i| largest(i) == tile), "{stdout}");
+        games.extend(indices);
+    }
+    games.sort_unstable();
+    assert_eq!(games, [0, 1, 2, 3, 4, 5], "{stdout}");
+
+    // A file written before the records kept their boards says so.
+    let mut old = run.clone();
+    for record in old["runs"].as_array_mut().expect("runs") {
+        record.as_object_mut().expect("a record").remove("board");
+    }
+    std::fs::write(&path, old.to_string()).expect("write");
+    assert_prints(
+        &ai2048(&["--ends", &json]),
+        "6 games keep no final board (records written before they kept one): 0 1 2 3 4 5",
+    );
+    assert_fails(
+        &ai2048(&["--ends", &json, "--depth", "2"]),
+        "cannot be used with",
+    );
+    assert_fails(
+        &ai2048(&["--ends", "/nonexistent/x.json"]),
+        "--ends: cannot read /nonexistent/x.json",
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
 fn games_from_a_position_stop_at_the_tile_and_bad_positions_are_named() {
     let from = "256 128 64 32/16 8 4 2/0 0 0 0/0 0 0 2";
     let args = [

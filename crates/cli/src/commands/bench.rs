@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_bench::{
-    format_summary, resume_bench, to_json, BenchConfig, Comparison, GameRecord, MergedRun,
+    format_summary, resume_bench, to_json, BenchConfig, Comparison, Ends, GameRecord, MergedRun,
     SavedRun, Summary,
 };
 use anyhow::{bail, Context, Result};
@@ -60,6 +60,14 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
         .format(&label(a, b), &label(b, a));
         let mut out = std::io::stdout().lock();
         write!(out, "{text}")?;
+        out.flush()?;
+        return Ok(Outcome::Done);
+    }
+    if let Some(path) = &args.ends {
+        let records = saved_run(path, "--ends")?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "the {} games of {}:", records.len(), path.display())?;
+        write!(out, "{}", Ends::of(&records).format())?;
         out.flush()?;
         return Ok(Outcome::Done);
     }
