@@ -81,7 +81,7 @@ impl Ends {
                 continue;
             };
             let exps = board.exponents();
-            let largest = exps.iter().copied().max().unwrap_or(0);
+            let largest = board.max_exponent();
             let missing = (1..largest).rev().find(|e| !exps.contains(e));
             groups
                 .entry((1 << largest, missing.map(|e| 1 << e)))
@@ -174,16 +174,8 @@ mod tests {
         GameRecord {
             index,
             seed: index,
-            score: 0,
-            max_tile: 0,
-            moves: 0,
-            seconds: 0.0,
-            timed_out: false,
-            max_ms_per_move: 0.0,
-            nodes: 0,
-            table_answers: 0,
-            table_moves: 0,
             board: board.map(|b| b.parse().expect("a board")),
+            ..GameRecord::fixture(0, 0, 0, 0.0, 0.0)
         }
     }
 
