@@ -5,6 +5,8 @@
 //! has far less noise than the difference of two means. This is how a change is
 //! judged: the mean paired score difference with its standard error, and for each
 //! tile the games only one of the runs reached, with McNemar's exact test on them.
+//! Runs from several starting boards (`bench --from`), each board's games numbered
+//! from 0, are compared board by board and pooled ([`Comparison::of_sets`]).
 
 use crate::stats::wilson_interval;
 use crate::table::{text_table, LastColumn};
@@ -32,7 +34,9 @@ pub struct PairedReach {
 /// Two runs compared over the games both played (the same indices and seeds).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
-    /// The games both runs played.
+    /// The sets of runs compared and pooled: 1 for two runs.
+    pub sets: u64,
+    /// The games both runs played (in all sets).
     pub pairs: u64,
     /// Games only the first run has (left out).
     pub only_a: u64,
@@ -76,6 +80,13 @@ pub enum CompareError {
         /// The game.
         index: u64,
     },
+    /// One set of runs of several ([`Comparison::of_sets`]) cannot be compared.
+    InSet {
+        /// The set, from 0.
+        set: usize,
+        /// Why.
+        error: Box<CompareError>,
+    },
 }
 
 impl core::fmt::Display for CompareError {
@@ -96,6 +107,9 @@ impl core::fmt::Display for CompareError {
                 "the {} run holds game {index} twice",
                 if *run == 0 { "first" } else { "second" }
             ),
+            CompareError::InSet { set, error } => {
+                write!(f, "pair {} of the runs: {error}", set + 1)
+            }
         }
     }
 }
@@ -128,35 +142,75 @@ impl Comparison {
     /// # Ok::<(), ai2048_bench::CompareError>(())
     /// ```
     pub fn of(a: &[GameRecord], b: &[GameRecord], from: u32) -> Result<Comparison, CompareError> {
-        let by_index = |run: usize, records: &[GameRecord]| {
-            let mut map = std::collections::BTreeMap::new();
-            for r in records {
-                if map.insert(r.index, *r).is_some() {
-                    return Err(CompareError::Duplicate {
-                        run,
-                        index: r.index,
-                    });
-                }
-            }
-            Ok(map)
-        };
-        let (a, b) = (by_index(0, a)?, by_index(1, b)?);
-        let mut pairs = Vec::new();
-        for (index, ra) in &a {
-            if let Some(rb) = b.get(index) {
-                if ra.seed != rb.seed {
-                    return Err(CompareError::NotPaired {
-                        index: *index,
-                        seed_a: ra.seed,
-                        seed_b: rb.seed,
-                    });
-                }
-                pairs.push((*ra, *rb));
-            }
-        }
-        if pairs.is_empty() {
+        let (pairs, only_a, only_b) = paired(a, b)?;
+        Ok(Comparison::pooled(1, &pairs, only_a, only_b, from))
+    }
+
+    /// Compares several sets of two runs, each set over the games both of its runs
+    /// hold (as [`Comparison::of`]), with every set's pairs pooled: runs from several
+    /// starting boards (`bench --from`), whose games are numbered from 0 on each, are
+    /// compared board by board and judged together. The tiles are those from `from`.
+    ///
+    /// # Errors
+    ///
+    /// [`CompareError::InSet`] naming the first set that [`Comparison::of`] would
+    /// refuse, or [`CompareError::NoCommonGames`] for no set at all.
+    ///
+    /// ```
+    /// use ai2048_bench::{Comparison, GameRecord};
+    /// let game = |index, max_tile| GameRecord { index, seed: index, score: 0, max_tile,
+    ///     moves: 1, seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0,
+    ///     table_answers: 0, table_moves: 0, board: None };
+    /// // Two boards, games 0 and 1 from each: game 1 of the first board reached 2048
+    /// // only in the second run, game 0 of the second board only in the first.
+    /// let (a1, b1) = ([game(0, 2048), game(1, 1024)], [game(0, 2048), game(1, 2048)]);
+    /// let (a2, b2) = ([game(0, 2048), game(1, 512)], [game(0, 1024), game(1, 512)]);
+    /// let c = Comparison::of_sets(&[(&a1[..], &b1[..]), (&a2[..], &b2[..])], 2048)?;
+    /// assert_eq!((c.sets, c.pairs), (2, 4));
+    /// assert_eq!((c.tiles[0].a, c.tiles[0].b, c.tiles[0].a_only, c.tiles[0].b_only), (2, 2, 1, 1));
+    /// # Ok::<(), ai2048_bench::CompareError>(())
+    /// ```
+    pub fn of_sets(
+        sets: &[(&[GameRecord], &[GameRecord])],
+        from: u32,
+    ) -> Result<Comparison, CompareError> {
+        if sets.is_empty() {
             return Err(CompareError::NoCommonGames);
         }
+        let (mut pairs, mut only_a, mut only_b) = (Vec::new(), 0, 0);
+        for (set, (a, b)) in sets.iter().enumerate() {
+            let (more, a_left, b_left) = paired(a, b).map_err(|error| {
+                if sets.len() == 1 {
+                    error
+                } else {
+                    CompareError::InSet {
+                        set,
+                        error: Box::new(error),
+                    }
+                }
+            })?;
+            pairs.extend(more);
+            only_a += a_left;
+            only_b += b_left;
+        }
+        Ok(Comparison::pooled(
+            sets.len() as u64,
+            &pairs,
+            only_a,
+            only_b,
+            from,
+        ))
+    }
+
+    /// The comparison over `pairs` (`(first, second)` records of one game each), from
+    /// `sets` sets of runs, which left `only_a` and `only_b` games unpaired.
+    fn pooled(
+        sets: u64,
+        pairs: &[(GameRecord, GameRecord)],
+        only_a: u64,
+        only_b: u64,
+        from: u32,
+    ) -> Comparison {
         let n = pairs.len() as f64;
         let mean =
             |f: &dyn Fn(&(GameRecord, GameRecord)) -> f64| pairs.iter().map(f).sum::<f64>() / n;
@@ -198,10 +252,11 @@ impl Comparison {
                 None => break,
             }
         }
-        Ok(Comparison {
+        Comparison {
+            sets,
             pairs: pairs.len() as u64,
-            only_a: a.keys().filter(|i| !b.contains_key(i)).count() as u64,
-            only_b: b.keys().filter(|i| !a.contains_key(i)).count() as u64,
+            only_a,
+            only_b,
             mean_a,
             mean_b,
             difference,
@@ -209,7 +264,7 @@ impl Comparison {
             b_better: pairs.iter().filter(|p| p.1.score > p.0.score).count() as u64,
             b_worse: pairs.iter().filter(|p| p.1.score < p.0.score).count() as u64,
             tiles,
-        })
+        }
     }
 
     /// The comparison as text: the paired score difference, then a table of the
@@ -217,8 +272,13 @@ impl Comparison {
     /// and McNemar's p-value. `a` and `b` name the runs.
     #[must_use]
     pub fn format(&self, a: &str, b: &str) -> String {
+        let over = if self.sets > 1 {
+            format!(" over {} pairs of runs", self.sets)
+        } else {
+            String::new()
+        };
         let mut text = format!(
-            "{} paired games (left out: {} only in {a}, {} only in {b})\n\
+            "{} paired games{over} (left out: {} only in {a}, {} only in {b})\n\
              mean score: {:.0} in {a}, {:.0} in {b}; {b} - {a}: {:+.0} ± {:.0} a game \
              (paired, ± one standard error; {b} scored more in {} games, less in {})\n\n",
             self.pairs,
@@ -267,6 +327,46 @@ impl Comparison {
         );
         text
     }
+}
+
+/// The games both runs hold, as `(first, second)` records in the order of their
+/// indices, and how many games only the first and only the second holds.
+type Paired = (Vec<(GameRecord, GameRecord)>, u64, u64);
+
+/// Pairs two runs' records by game index (see [`Comparison::of`] for the errors).
+fn paired(a: &[GameRecord], b: &[GameRecord]) -> Result<Paired, CompareError> {
+    let by_index = |run: usize, records: &[GameRecord]| {
+        let mut map = std::collections::BTreeMap::new();
+        for r in records {
+            if map.insert(r.index, *r).is_some() {
+                return Err(CompareError::Duplicate {
+                    run,
+                    index: r.index,
+                });
+            }
+        }
+        Ok(map)
+    };
+    let (a, b) = (by_index(0, a)?, by_index(1, b)?);
+    let mut pairs = Vec::new();
+    for (index, ra) in &a {
+        if let Some(rb) = b.get(index) {
+            if ra.seed != rb.seed {
+                return Err(CompareError::NotPaired {
+                    index: *index,
+                    seed_a: ra.seed,
+                    seed_b: rb.seed,
+                });
+            }
+            pairs.push((*ra, *rb));
+        }
+    }
+    if pairs.is_empty() {
+        return Err(CompareError::NoCommonGames);
+    }
+    let only_a = a.keys().filter(|i| !b.contains_key(i)).count() as u64;
+    let only_b = b.keys().filter(|i| !a.contains_key(i)).count() as u64;
+    Ok((pairs, only_a, only_b))
 }
 
 /// McNemar's exact two-sided test: the binomial probability, with p = 1/2, of a split
@@ -358,6 +458,53 @@ mod tests {
         let text = c.format("old", "new");
         assert!(text.contains("new - old: +20 ± 6 a game"), "{text}");
         assert!(text.contains("only new"), "{text}");
+    }
+
+    #[test]
+    fn sets_of_runs_pool_their_pairs_and_name_the_set_they_cannot_pair() {
+        // Two boards, each numbering its games from 0 with its own seeds.
+        let a1 = [game(0, 10, 100, 8), game(1, 11, 100, 4)];
+        let b1 = [game(0, 10, 130, 8), game(1, 11, 160, 8), game(2, 12, 1, 2)];
+        let a2 = [game(0, 20, 200, 8), game(1, 21, 100, 4)];
+        let b2 = [game(0, 20, 190, 4), game(1, 21, 100, 4)];
+        let c = Comparison::of_sets(&[(&a1, &b1), (&a2, &b2)], 4).expect("paired");
+        assert_eq!((c.sets, c.pairs, c.only_a, c.only_b), (2, 4, 0, 1));
+        // Differences 30, 60, -10 and 0.
+        assert_eq!(c.difference, 20.0);
+        assert_eq!((c.b_better, c.b_worse), (2, 1));
+        let t8 = &c.tiles[1];
+        assert_eq!((t8.tile, t8.a, t8.b, t8.a_only, t8.b_only), (8, 2, 2, 1, 1));
+        assert!(c
+            .format("old", "new")
+            .starts_with("4 paired games over 2 pairs of runs"));
+        // One set is the comparison of its two runs.
+        assert_eq!(
+            Comparison::of_sets(&[(&a1, &b1)], 4),
+            Comparison::of(&a1, &b1, 4)
+        );
+        assert!(!Comparison::of(&a1, &b1, 4)
+            .expect("paired")
+            .format("old", "new")
+            .contains("pairs of runs"));
+        // A set that cannot be paired is named; with one set, the error is its own.
+        let err = Comparison::of_sets(&[(&a1, &b1), (&a1, &b2)], 4).unwrap_err();
+        assert!(
+            matches!(&err, CompareError::InSet { set: 1, error }
+                if matches!(**error, CompareError::NotPaired { index: 0, .. })),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("pair 2 of the runs: game 0"),
+            "{err}"
+        );
+        assert!(matches!(
+            Comparison::of_sets(&[(&a1, &b2)], 4),
+            Err(CompareError::NotPaired { .. })
+        ));
+        assert_eq!(
+            Comparison::of_sets(&[], 4),
+            Err(CompareError::NoCommonGames)
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! - [`fill_network_pools`] and [`fill_pools`]: a training carousel's pools filled
 //!   from another player's games.
 //! - [`Comparison`]: two runs over the same seeds compared game by game (the paired
-//!   score difference, and McNemar's test on the tiles only one reached).
+//!   score difference, and McNemar's test on the tiles only one reached), or several
+//!   pairs of runs (one from each `--from` board, say) pooled.
 //! - [`Ends`]: where a run's games ended, grouped by the largest tile on their final
 //!   boards and the largest tile missing below it (the stage a game was lost in).
 //! - [`Summary`]: the statistics of the records; [`wilson_interval`], [`median`] and

@@ -382,7 +382,9 @@ pub struct BenchArgs {
     /// Compare two runs' --json files over the games both played (the same --seed):
     /// the mean score difference game by game with its standard error, and for each
     /// tile from 2048 how often each reached it (95% Wilson intervals), the games only
-    /// one reached, and McNemar's exact p-value on those.
+    /// one reached, and McNemar's exact p-value on those. Given again (--compare A1 B1
+    /// --compare A2 B2 ...), each pair is paired game by game and all are pooled: runs
+    /// from several --from boards, each numbering its games from 0.
     #[arg(
         long,
         num_args = 2,

@@ -626,6 +626,31 @@ fn compare_pairs_two_runs_game_by_game() {
         "the runs played other games",
     );
     assert_fails(&ai2048(&["--compare", &r]), "2 values required");
+    // Pairs of runs pooled, as runs from several --from boards would be: each pair
+    // game by game, the tiles counted over all of them.
+    let out = ai2048(&["--compare", &r, &g, "--compare", &r, &r]);
+    assert_prints(&out, "60 paired games over 2 pairs of runs");
+    // The mean difference over the 60: the first pair's over its 30, halved, for a
+    // run paired with itself differs by nothing.
+    let difference = |stdout: &str| -> f64 {
+        let line = stdout.lines().nth(1).expect("the score line");
+        line.split("; ")
+            .nth(1)
+            .and_then(|s| s.split(": ").nth(1))
+            .and_then(|s| s.split_whitespace().next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no difference in {line:?}"))
+    };
+    let pooled = difference(&text(&out.stdout));
+    assert!(
+        (pooled - diff / 2.0).abs() <= 1.0,
+        "{pooled} against {diff}"
+    );
+    // A pair that cannot be paired is named by its files.
+    assert_fails(
+        &ai2048(&["--compare", &r, &g, "--compare", &r, &o]),
+        &format!("--compare {r} {o}: game 0 has seed"),
+    );
     assert_fails(
         &ai2048(&["--compare", &r, "/nonexistent/x.json"]),
         "--compare: cannot read /nonexistent/x.json",

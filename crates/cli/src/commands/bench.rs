@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_bench::{
-    format_summary, resume_bench, to_json, BenchConfig, Comparison, Ends, GameRecord, MergedRun,
-    SavedRun, Summary,
+    format_summary, resume_bench, to_json, BenchConfig, CompareError, Comparison, Ends, GameRecord,
+    MergedRun, SavedRun, Summary,
 };
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressState};
 
 use crate::args::{AiArgs, BenchArgs, JobsArgs, RulesArgs, TimeoutArgs};
@@ -44,20 +44,76 @@ fn label(path: &Path, other: &Path) -> String {
     }
 }
 
+/// What `--compare` prints for `files`, pairs of runs (`A1 B1 A2 B2 ...`): each pair
+/// paired game by game, all pooled.
+fn compare(files: &[PathBuf]) -> Result<String> {
+    let pairs: Vec<(&PathBuf, &PathBuf)> = files
+        .chunks(2)
+        .filter_map(|pair| match pair {
+            [a, b] => Some((a, b)),
+            _ => None,
+        })
+        .collect();
+    let runs = pairs
+        .iter()
+        .map(|(a, b)| Ok((saved_run(a, "--compare")?, saved_run(b, "--compare")?)))
+        .collect::<Result<Vec<_>>>()?;
+    let sets: Vec<(&[GameRecord], &[GameRecord])> =
+        runs.iter().map(|(a, b)| (&a[..], &b[..])).collect();
+    let comparison = Comparison::of_sets(&sets, 2048).map_err(|error| match error {
+        CompareError::InSet { set, error } => {
+            let (a, b) = pairs[set];
+            anyhow!("--compare {} {}: {error}", a.display(), b.display())
+        }
+        error => anyhow::Error::new(error).context("--compare"),
+    })?;
+    let (a, b) = match pairs[..] {
+        [(a, b)] => (label(a, b), label(b, a)),
+        _ => {
+            let side = |i: usize| -> Vec<&Path> {
+                pairs
+                    .iter()
+                    .map(|p| if i == 0 { p.0.as_path() } else { p.1.as_path() })
+                    .collect()
+            };
+            match (common_stem(&side(0)), common_stem(&side(1))) {
+                (Some(a), Some(b)) if a != b => (a, b),
+                _ => ("the first".to_owned(), "the second".to_owned()),
+            }
+        }
+    };
+    Ok(comparison.format(&a, &b))
+}
+
+/// The start that the file names of `paths` (without `.json`) share, less a
+/// trailing `-`, `_` or `.`: `base` for `base-1.json` and `base-2.json`; `None` if
+/// they share nothing.
+fn common_stem(paths: &[&Path]) -> Option<String> {
+    let stems: Vec<String> = paths
+        .iter()
+        .map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect::<Option<_>>()?;
+    let first = stems.first()?;
+    let mut common = first.len();
+    for stem in &stems[1..] {
+        common = first
+            .char_indices()
+            .zip(stem.chars())
+            .find(|((_, x), y)| x != y)
+            .map_or(common.min(stem.len()), |((i, _), _)| common.min(i));
+    }
+    let start = first[..common].trim_end_matches(['-', '_', '.']);
+    (!start.is_empty()).then(|| start.to_owned())
+}
+
 /// Bad arguments, a faulty player, or a JSON file that cannot be written.
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
     if !args.merge.is_empty() {
         merge(&args.merge, args.json.as_deref())?;
         return Ok(Outcome::Done);
     }
-    if let [a, b] = &args.compare[..] {
-        let text = Comparison::of(
-            &saved_run(a, "--compare")?,
-            &saved_run(b, "--compare")?,
-            2048,
-        )
-        .context("--compare")?
-        .format(&label(a, b), &label(b, a));
+    if !args.compare.is_empty() {
+        let text = compare(&args.compare)?;
         let mut out = std::io::stdout().lock();
         write!(out, "{text}")?;
         out.flush()?;
@@ -459,6 +515,24 @@ mod tests {
 
     use super::*;
     use crate::args::testing::{args, assert_rejected, BAD_RUN_OPTIONS};
+
+    #[test]
+    fn several_runs_are_named_by_the_start_their_file_names_share() {
+        let stem = |names: &[&str]| {
+            let paths: Vec<&Path> = names.iter().map(Path::new).collect();
+            common_stem(&paths)
+        };
+        assert_eq!(
+            stem(&["runs/base-1.json", "runs/base-2.json"]).as_deref(),
+            Some("base")
+        );
+        assert_eq!(stem(&["a/d5_x.json", "b/d5_y.json"]).as_deref(), Some("d5"));
+        assert_eq!(stem(&["one.json"]).as_deref(), Some("one"));
+        assert_eq!(stem(&["x.json", "y.json"]), None);
+        assert_eq!(stem(&["-1.json", "-2.json"]), None);
+        // One name the start of the other.
+        assert_eq!(stem(&["lab.json", "lab-2.json"]).as_deref(), Some("lab"));
+    }
 
     #[test]
     fn missing_games_read_as_ranges() {
