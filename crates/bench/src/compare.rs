@@ -31,7 +31,8 @@ pub struct PairedReach {
     pub p_value: f64,
 }
 
-/// Two runs compared over the games both played (the same indices and seeds).
+/// Two runs compared over the games both played (the same indices and seeds), or
+/// several pairs of runs so compared and pooled ([`Comparison::of_sets`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     /// The sets of runs compared and pooled: 1 for two runs.
@@ -154,7 +155,8 @@ impl Comparison {
     /// # Errors
     ///
     /// [`CompareError::InSet`] naming the first set that [`Comparison::of`] would
-    /// refuse, or [`CompareError::NoCommonGames`] for no set at all.
+    /// refuse (with one set, its error itself), or [`CompareError::NoCommonGames`]
+    /// for no set at all.
     ///
     /// ```
     /// use ai2048_bench::{Comparison, GameRecord};
