@@ -143,8 +143,7 @@ impl Comparison {
     /// # Ok::<(), ai2048_bench::CompareError>(())
     /// ```
     pub fn of(a: &[GameRecord], b: &[GameRecord], from: u32) -> Result<Comparison, CompareError> {
-        let (pairs, only_a, only_b) = paired(a, b)?;
-        Ok(Comparison::pooled(1, &pairs, only_a, only_b, from))
+        Comparison::of_sets(&[(a, b)], from)
     }
 
     /// Compares several sets of two runs, each set over the games both of its runs

@@ -70,13 +70,9 @@ fn compare(files: &[PathBuf]) -> Result<String> {
     let (a, b) = match pairs[..] {
         [(a, b)] => (label(a, b), label(b, a)),
         _ => {
-            let side = |i: usize| -> Vec<&Path> {
-                pairs
-                    .iter()
-                    .map(|p| if i == 0 { p.0.as_path() } else { p.1.as_path() })
-                    .collect()
-            };
-            match (common_stem(&side(0)), common_stem(&side(1))) {
+            let firsts: Vec<&Path> = pairs.iter().map(|p| p.0.as_path()).collect();
+            let seconds: Vec<&Path> = pairs.iter().map(|p| p.1.as_path()).collect();
+            match (common_stem(&firsts), common_stem(&seconds)) {
                 (Some(a), Some(b)) if a != b => (a, b),
                 _ => ("the first".to_owned(), "the second".to_owned()),
             }
