@@ -131,7 +131,7 @@ impl Comparison {
     /// let game = |index, score, max_tile| GameRecord { index, seed: index * 7, score,
     ///     max_tile, moves: 1, seconds: 0.0, timed_out: false, max_ms_per_move: 0.0,
     ///     nodes: 0,
-    ///     table_answers: 0, table_moves: 0, board: None };
+    ///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
     /// let a = [game(0, 100, 1024), game(1, 300, 2048), game(2, 200, 1024)];
     /// let b = [game(0, 200, 2048), game(1, 400, 2048), game(2, 300, 1024), game(3, 9, 2)];
     /// let c = Comparison::of(&a, &b, 1024)?;
@@ -161,7 +161,7 @@ impl Comparison {
     /// use ai2048_bench::{Comparison, GameRecord};
     /// let game = |index, max_tile| GameRecord { index, seed: index, score: 0, max_tile,
     ///     moves: 1, seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0,
-    ///     table_answers: 0, table_moves: 0, board: None };
+    ///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
     /// // Two boards, games 0 and 1 from each: game 1 of the first board reached 2048
     /// // only in the second run, game 0 of the second board only in the first.
     /// let (a1, b1) = ([game(0, 2048), game(1, 1024)], [game(0, 2048), game(1, 2048)]);
@@ -413,6 +413,8 @@ mod tests {
             nodes: 0,
             table_answers: 0,
             table_moves: 0,
+            searches: 0,
+            depth_sum: 0,
             board: None,
         }
     }

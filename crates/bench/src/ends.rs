@@ -43,6 +43,8 @@ pub struct EndRow {
 ///     nodes: 0,
 ///     table_answers: 0,
 ///     table_moves: 0,
+///     searches: 0,
+///     depth_sum: 0,
 ///     board: Some(board.parse().unwrap()),
 /// };
 /// // Lost rebuilding the 8192, and lost with 8192 to 512 on the board (256 missing).

@@ -10,11 +10,13 @@ use crate::{BenchConfig, GameRecord, Summary, TileReach};
 
 /// The JSON document of a run: the statistics of `records` at the top level (`games`,
 /// `mean_score`, `median_score`, `max_score`, `min_score`, `mean_moves`,
-/// `moves_per_sec`, `ms_per_move_mean`, `ms_per_move_max`, `timeouts`, `reach` mapping
-/// each tile from 512 up, as a string, to the share of games that reached it, and
-/// `reach_ci` mapping it to the 95% interval `[low, high]`), then `requested_games`,
-/// `interrupted` (fewer games finished than were asked for), the `config` of the run,
-/// and `runs`: one record per game, one per line.
+/// `moves_per_sec`, `ms_per_move_mean`, `ms_per_move_max`, `nodes_per_sec`,
+/// `mean_depth` (the mean depth of the searched moves; 0 for a player that does not
+/// search), `table_answers`, `table_moves`, `timeouts`, `reach` mapping each tile from
+/// 512 up, as a string, to the share of games that reached it, and `reach_ci` mapping
+/// it to the 95% interval `[low, high]`), then `requested_games`, `interrupted` (fewer
+/// games finished than were asked for), the `config` of the run, and `runs`: one record
+/// per game, one per line.
 ///
 /// With no games, the statistics that need some (`mean_score` and the like) are
 /// `null`. Tiles in `reach` come in increasing order.
@@ -57,6 +59,7 @@ pub(crate) fn document(config: &ConfigJson, records: &[GameRecord]) -> serde_jso
         ms_per_move_mean: s.map(|s| s.ms_per_move_mean),
         ms_per_move_max: s.map(|s| s.ms_per_move_max),
         nodes_per_sec: s.map(|s| s.nodes_per_sec),
+        mean_depth: s.map(|s| s.mean_depth),
         table_answers: s.map_or(0, |s| s.table_answers),
         table_moves: s.map_or(0, |s| s.table_moves),
         timeouts: s.map_or(0, |s| s.timeouts),
@@ -99,6 +102,7 @@ struct Head<'a> {
     ms_per_move_mean: Option<f64>,
     ms_per_move_max: Option<f64>,
     nodes_per_sec: Option<f64>,
+    mean_depth: Option<f64>,
     table_answers: u64,
     table_moves: u64,
     timeouts: usize,
@@ -231,6 +235,7 @@ mod tests {
         assert_eq!(v["ms_per_move_mean"], 2.5);
         assert_eq!(v["ms_per_move_max"], 2.0);
         assert_eq!(v["timeouts"], 1);
+        assert_eq!(v["mean_depth"], 0.0);
         let third = 1.0 / 3.0;
         assert_eq!(v["reach"]["512"], 2.0 * third);
         assert_eq!(v["reach"]["2048"], third);

@@ -105,7 +105,7 @@ impl std::error::Error for PlotError {}
 /// use ai2048_bench::{plot_sweep, GameRecord, PlotFormat, SweepRow};
 /// let game = |score, seconds| GameRecord { index: 0, seed: 0, score, max_tile: 1024,
 ///     moves: 1000, seconds, timed_out: false, max_ms_per_move: 1.0, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let rows = [
 ///     SweepRow::new(1, 2, vec![game(9000, 0.05), game(12000, 0.06)]),
 ///     SweepRow::new(2, 2, vec![game(20000, 0.9), game(25000, 1.1)]),

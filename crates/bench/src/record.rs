@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 /// use ai2048_bench::GameRecord;
 /// let a = GameRecord { index: 3, seed: 42, score: 1200, max_tile: 128, moves: 150,
 ///                      seconds: 0.001, timed_out: false, max_ms_per_move: 0.01, nodes: 0,
-///                      table_answers: 0, table_moves: 0, board: None };
+///                      table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0,
+///                      board: None };
 /// let b = GameRecord { seconds: 0.002, max_ms_per_move: 0.03, nodes: 7, ..a };
 /// assert!(a.same_outcome(&b));
 /// assert!(!a.same_outcome(&GameRecord { score: 1204, ..a }));
@@ -57,6 +58,17 @@ pub struct GameRecord {
     /// move, or without a search where it was far ahead (`TableUse::Decided`).
     #[serde(default)]
     pub table_moves: u64,
+    /// The moves the player searched: every move but those an endgame table decided
+    /// without a search (`TableUse::Decided`). 0 in the records of runs written
+    /// before games counted them.
+    #[serde(default)]
+    pub searches: u64,
+    /// The depths those searches completed, summed (see
+    /// `ai2048_ai::SearchResult::depth`): over [`GameRecord::searches`], the mean depth
+    /// a search reached, which under a time a move says how deep the time took it. 0
+    /// for players that do not search.
+    #[serde(default)]
+    pub depth_sum: u64,
     /// The board the game ended on (or stopped on, at `--until`'s tile or its
     /// timeout): in JSON its 16 hex digits ([`Board::to_hex`]), which `bench --from`,
     /// `hint` and `tables query` read. `None` in the records of runs written before
@@ -111,6 +123,8 @@ impl GameRecord {
             nodes: 0,
             table_answers: 0,
             table_moves: 0,
+            searches: 0,
+            depth_sum: 0,
             board: None,
         }
     }

@@ -13,7 +13,7 @@ use crate::{text_table, LastColumn, Summary, REACH_FROM};
 /// use ai2048_bench::{format_summary, GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 500,
 ///     seconds: 0.01, timed_out: false, max_ms_per_move: 0.1, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let summary = Summary::from_records(&[game(7000, 512), game(16000, 1024)]).expect("games");
 /// let text = format_summary(&summary);
 /// assert!(text.contains("median"));
@@ -27,6 +27,14 @@ pub fn format_summary(s: &Summary) -> String {
         0 => "none".to_owned(),
         n => format!("{n} ({:.2}%)", percent(n as f64 / s.games as f64)),
     };
+    let mut search = format!(
+        "{} nodes/s per thread, {} nodes per move",
+        si(s.nodes_per_sec),
+        si(s.total_nodes as f64 / s.total_moves.max(1) as f64)
+    );
+    if s.mean_depth > 0.0 {
+        search += &format!(", depth {:.2} mean", s.mean_depth);
+    }
     let mut block = vec![
         ("games", s.games.to_string()),
         (
@@ -56,14 +64,7 @@ pub fn format_summary(s: &Summary) -> String {
                 duration_ms(s.ms_per_move_max)
             ),
         ),
-        (
-            "search",
-            format!(
-                "{} nodes/s per thread, {} nodes per move",
-                si(s.nodes_per_sec),
-                si(s.total_nodes as f64 / s.total_moves.max(1) as f64)
-            ),
-        ),
+        ("search", search),
         ("timeouts", timeouts),
     ];
     if s.table_answers > 0 {
@@ -172,6 +173,14 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("500.0k moves/s per thread"), "{text}");
+        assert!(!text.contains("depth"), "no searches counted: {text}");
+        games[1].searches = 8;
+        games[1].depth_sum = 37;
+        let searched = format_summary(&Summary::from_records(&games).expect("games"));
+        assert!(
+            searched.contains("nodes per move, depth 4.62 mean"),
+            "{searched}"
+        );
         let table: Vec<&str> = lines
             .iter()
             .copied()

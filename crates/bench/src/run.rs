@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ai2048_ai::create_player;
+use ai2048_ai::{create_player, TableUse};
 use ai2048_engine::{Board, Game, PlayError, SpawnStream};
 
 use crate::config::{BenchConfig, BenchError};
@@ -91,6 +91,7 @@ pub fn play_game_watched(
     let mut max_move = Duration::ZERO;
     let mut nodes = 0u64;
     let (mut table_answers, mut table_moves) = (0u64, 0u64);
+    let (mut searches, mut depth_sum) = (0u64, 0u64);
     let mut timed_out = false;
     // `is_over` is asked only when something else ends the loop: a player returns no
     // move exactly when the game is over, so the common path skips it.
@@ -126,6 +127,12 @@ pub fn play_game_watched(
                 seed,
             });
         };
+        // A move a table decided was not searched (a game's last call, on a board with
+        // no move, is not counted either).
+        if result.table != TableUse::Decided {
+            searches += 1;
+            depth_sum += u64::from(result.depth);
+        }
         match game.try_play(dir) {
             Ok(_) => watch(game.board()),
             // Under `illegal_move_spawns`, a game can be over with moves on the board.
@@ -158,6 +165,8 @@ pub fn play_game_watched(
         nodes,
         table_answers,
         table_moves,
+        searches,
+        depth_sum,
         board: Some(game.board()),
     }))
 }
@@ -336,6 +345,24 @@ mod tests {
             assert!(!r.timed_out);
             assert!(r.moves > 0 && r.score > 0 && r.max_tile >= 4);
             assert!(r.seconds >= 0.0 && r.max_ms_per_move >= 0.0);
+        }
+    }
+
+    #[test]
+    fn every_searched_move_counts_its_depth() {
+        // Without tables every move is searched, each to the fixed depth.
+        let fixed = BenchConfig {
+            limits: ai2048_ai::SearchLimits::with_depth(2),
+            ..config("expectimax:tables=off", 2, 2)
+        };
+        for r in run_bench(&fixed, &AtomicBool::new(false), |_| {}).expect("runs") {
+            assert_eq!(r.searches, r.moves, "game {}", r.index);
+            assert_eq!(r.depth_sum, 2 * r.moves, "game {}", r.index);
+        }
+        // A player that does not search reaches depth 0.
+        for r in run_bench(&config("random", 3, 1), &AtomicBool::new(false), |_| {}).expect("runs")
+        {
+            assert_eq!((r.searches, r.depth_sum), (r.moves, 0));
         }
     }
 

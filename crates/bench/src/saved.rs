@@ -353,4 +353,23 @@ mod tests {
         assert!(kept.iter().all(|r| r.board.is_none()));
         assert!(same(&kept, &records));
     }
+
+    #[test]
+    fn files_from_before_searches_were_counted_read_as_none() {
+        let c = config();
+        let records = run_bench(&c, &AtomicBool::new(false), |_| {}).expect("runs");
+        assert!(records
+            .iter()
+            .all(|r| r.searches == r.moves && r.depth_sum > 0));
+        let mut old = to_json(&c, &records).expect("json");
+        for r in &records {
+            let field = format!(",\"searches\":{},\"depth_sum\":{}", r.searches, r.depth_sum);
+            assert!(old.contains(&field), "{field}");
+            old = old.replacen(&field, "", 1);
+        }
+        let back = SavedRun::from_json(&old).expect("reads");
+        let kept = back.records_for(&c).expect("same run");
+        assert!(kept.iter().all(|r| (r.searches, r.depth_sum) == (0, 0)));
+        assert!(same(&kept, &records));
+    }
 }

@@ -27,7 +27,7 @@ pub struct TileReach {
 /// use ai2048_bench::{GameRecord, Summary};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 100,
 ///     seconds: 0.5, timed_out: false, max_ms_per_move: 1.0, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let s = Summary::from_records(&[game(3000, 256), game(9000, 1024), game(6000, 512)])
 ///     .expect("some games");
 /// assert_eq!(s.games, 3);
@@ -74,6 +74,12 @@ pub struct Summary {
     pub table_answers: u64,
     /// The moves an endgame table played, over the search or without one, in all games.
     pub table_moves: u64,
+    /// The moves searched in all games (see [`GameRecord::searches`]).
+    pub total_searches: u64,
+    /// The mean depth those searches reached ([`GameRecord::depth_sum`] over
+    /// [`GameRecord::searches`], all games): 0 for a player that does not search, or
+    /// for records written before games counted it.
+    pub mean_depth: f64,
     /// The games that ran out of time.
     pub timeouts: usize,
     /// For each tile from [`REACH_FROM`] up to `max_tile`, the games that reached it.
@@ -94,7 +100,15 @@ impl Summary {
         let total_moves: u64 = records.iter().map(|r| r.moves).sum();
         let total_seconds: f64 = records.iter().map(|r| r.seconds).sum();
         let total_nodes: u64 = records.iter().map(|r| r.nodes).sum();
+        let total_searches: u64 = records.iter().map(|r| r.searches).sum();
+        let depth_sum: u64 = records.iter().map(|r| r.depth_sum).sum();
         Some(Summary {
+            total_searches,
+            mean_depth: if total_searches > 0 {
+                depth_sum as f64 / total_searches as f64
+            } else {
+                0.0
+            },
             table_answers: records.iter().map(|r| r.table_answers).sum(),
             table_moves: records.iter().map(|r| r.table_moves).sum(),
             total_nodes,
@@ -137,7 +151,7 @@ impl Summary {
     /// use ai2048_bench::{GameRecord, Summary};
     /// let game = GameRecord { index: 0, seed: 0, score: 20000, max_tile: 2048, moves: 900,
     ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0,
-    ///     table_answers: 0, table_moves: 0, board: None };
+    ///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
     /// let s = Summary::from_records(&[game]).expect("one game");
     /// assert_eq!(s.reach_of(2048).map(|r| r.share), Some(1.0));
     /// assert!(s.reach_of(4096).is_none());
@@ -217,7 +231,7 @@ pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
 /// use ai2048_bench::{reach_table, GameRecord};
 /// let game = |max_tile| GameRecord { index: 0, seed: 0, score: 0, max_tile, moves: 0,
 ///     seconds: 0.0, timed_out: false, max_ms_per_move: 0.0, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let games = [game(256), game(512), game(2048), game(2048)];
 /// let table = reach_table(&games, 512);
 /// let rows: Vec<_> = table.iter().map(|r| (r.tile, r.games)).collect();
@@ -354,7 +368,11 @@ mod tests {
         games[1].timed_out = true;
         games[2].max_ms_per_move = 3.0;
         games[3].moves = 50;
+        (games[0].searches, games[0].depth_sum) = (10, 30);
+        (games[3].searches, games[3].depth_sum) = (30, 150);
         let s = Summary::from_records(&games).expect("games");
+        assert_eq!(s.total_searches, 40);
+        assert_eq!(s.mean_depth, 4.5);
         assert_eq!(s.games, 4);
         assert_eq!(s.mean_score, 250.0);
         assert_eq!(s.median_score, 250.0);
@@ -370,6 +388,9 @@ mod tests {
         let rows: Vec<_> = s.reach.iter().map(|r| (r.tile, r.games)).collect();
         assert_eq!(rows, [(512, 2), (1024, 1)]);
         assert_eq!(s.reach_of(1024).map(|r| r.share), Some(0.25));
+        // Records from before games counted their searches: no depth, not NaN.
+        let old = Summary::from_records(&[game(100, 64)]).expect("a game");
+        assert_eq!((old.total_searches, old.mean_depth), (0, 0.0));
     }
 
     proptest::proptest! {

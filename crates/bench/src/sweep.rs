@@ -169,7 +169,7 @@ pub fn parse_depths(text: &str) -> Result<Vec<u32>, BenchError> {
 /// use ai2048_bench::{GameRecord, SweepRow};
 /// let game = |score, max_tile| GameRecord { index: 0, seed: 0, score, max_tile, moves: 1000,
 ///     seconds: 0.5, timed_out: false, max_ms_per_move: 1.0, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let row = SweepRow::new(3, 4, vec![game(20000, 2048), game(40000, 4096), game(9000, 1024)]);
 /// assert_eq!((row.depth, row.games(), row.requested), (3, 3, 4));
 /// assert!(!row.is_complete());
@@ -453,7 +453,7 @@ where
 /// use ai2048_bench::{format_sweep, GameRecord, SweepRow};
 /// let game = GameRecord { index: 0, seed: 0, score: 30000, max_tile: 2048, moves: 1500,
 ///     seconds: 3.0, timed_out: false, max_ms_per_move: 9.0, nodes: 0,
-///     table_answers: 0, table_moves: 0, board: None };
+///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
 /// let text = format_sweep(&[SweepRow::new(2, 1, vec![game])]);
 /// let lines: Vec<&str> = text.lines().collect();
 /// assert_eq!(lines[0], "depth | games | max score | mean score | moves/s | 2048 rate | 4096 rate | 8192 rate | 16384 rate");

@@ -30,14 +30,16 @@ use crate::worker::run_stoppable;
 /// Returns the document ``ai2048 bench --json`` writes, parsed: ``games``,
 /// ``mean_score``, ``median_score``, ``max_score``, ``min_score``, ``max_tile``,
 /// ``mean_moves``, ``total_moves``, ``moves_per_sec``, ``ms_per_move_mean``,
-/// ``ms_per_move_max``, ``nodes_per_sec``, ``table_answers`` and ``table_moves`` (the
-/// moves an endgame table matched, and played), ``timeouts``, ``reach`` (from each tile
-/// from 512 up, as a string, to the share of games that reached it), ``reach_ci``
-/// (its 95% Wilson interval ``[low, high]``), ``requested_games``, ``interrupted``,
-/// ``config`` (the run's settings) and ``runs`` (one record per game: ``index``,
-/// ``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, ``timed_out``,
-/// ``max_ms_per_move``, ``nodes``, ``table_answers``, ``table_moves``, and ``board``,
-/// the board the game ended on in 16 hex digits, as ``Board`` reads them).
+/// ``ms_per_move_max``, ``nodes_per_sec``, ``mean_depth`` (the mean depth of the
+/// searched moves), ``table_answers`` and ``table_moves`` (the moves an endgame table
+/// matched, and played), ``timeouts``, ``reach`` (from each tile from 512 up, as a
+/// string, to the share of games that reached it), ``reach_ci`` (its 95% Wilson
+/// interval ``[low, high]``), ``requested_games``, ``interrupted``, ``config`` (the
+/// run's settings) and ``runs`` (one record per game: ``index``, ``seed``, ``score``,
+/// ``max_tile``, ``moves``, ``seconds``, ``timed_out``, ``max_ms_per_move``, ``nodes``,
+/// ``table_answers``, ``table_moves``, ``searches`` (the moves searched: all but those
+/// a table decided) and ``depth_sum`` (their depths summed), and ``board``, the board
+/// the game ended on in 16 hex digits, as ``Board`` reads them).
 ///
 /// ``should_stop``, if given, is called about ten times a second while the games run;
 /// once it returns true, the games under way are dropped and the finished ones are

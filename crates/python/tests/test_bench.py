@@ -7,7 +7,7 @@ from ai2048 import Board, Game, Player, bench, derive_seed
 KEYS = {
     "games", "mean_score", "median_score", "max_score", "min_score", "max_tile", "mean_moves",
     "total_moves", "moves_per_sec", "ms_per_move_mean", "ms_per_move_max", "nodes_per_sec",
-    "table_answers", "table_moves", "timeouts", "reach", "reach_ci", "requested_games", "interrupted", "config", "runs",
+    "mean_depth", "table_answers", "table_moves", "timeouts", "reach", "reach_ci", "requested_games", "interrupted", "config", "runs",
 }
 
 
@@ -23,6 +23,9 @@ def test_the_document_of_the_cli():
     assert stats["min_score"] == scores[0] and stats["max_score"] == scores[-1]
     assert stats["mean_score"] == pytest.approx(sum(scores) / 6)
     assert stats["max_tile"] == max(r["max_tile"] for r in runs)
+    # Greedy searches every move one ply deep.
+    assert all(r["searches"] == r["moves"] == r["depth_sum"] for r in runs)
+    assert stats["mean_depth"] == 1.0
     # Each record keeps the board its game ended on, as Board reads it.
     assert all(Board(r["board"]).max_tile == r["max_tile"] for r in runs)
     for tile, share in stats["reach"].items():

@@ -35,7 +35,7 @@ impl Objective {
     /// use ai2048_tune::Objective;
     /// let game = GameRecord { index: 0, seed: 0, score: 20000, max_tile: 2048, moves: 900,
     ///     seconds: 0.1, timed_out: false, max_ms_per_move: 0.5, nodes: 0,
-    ///     table_answers: 0, table_moves: 0, board: None };
+    ///     table_answers: 0, table_moves: 0, searches: 0, depth_sum: 0, board: None };
     /// assert_eq!(Objective::Score.game_value(&game), 20000.0);
     /// assert_eq!(Objective::MaxTileLog.game_value(&game), 11.0);
     /// assert_eq!(Objective::Reach(2048).game_value(&game), 1.0);
