@@ -47,12 +47,10 @@ fn label(path: &Path, other: &Path) -> String {
 /// What `--compare` prints for `files`, pairs of runs (`A1 B1 A2 B2 ...`): each pair
 /// paired game by game, all pooled.
 fn compare(files: &[PathBuf]) -> Result<String> {
+    // clap takes `--compare` two files at a time.
     let pairs: Vec<(&PathBuf, &PathBuf)> = files
-        .chunks(2)
-        .filter_map(|pair| match pair {
-            [a, b] => Some((a, b)),
-            _ => None,
-        })
+        .chunks_exact(2)
+        .map(|pair| (&pair[0], &pair[1]))
         .collect();
     let runs = pairs
         .iter()
