@@ -168,6 +168,30 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         "board 2 of 2",
     );
 
+    // `solve` answers the same with no table file, from the states each board reaches.
+    let solved = tables(&[
+        "solve",
+        "--pattern",
+        "xxxx/xxxx/xx../..tt",
+        "--target",
+        "64",
+        board,
+        other,
+        "--json",
+    ]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    for (line, queried) in text(&solved.stdout).lines().zip(both.lines()) {
+        let mut answer: serde_json::Value = serde_json::from_str(line).unwrap();
+        let states = answer["states"].as_u64().unwrap();
+        assert!(states > 1 && states < 86436, "{answer}");
+        answer.as_object_mut().unwrap().remove("states");
+        assert_eq!(
+            answer,
+            serde_json::from_str::<serde_json::Value>(queried).unwrap()
+        );
+    }
+    assert_eq!(text(&solved.stdout).lines().count(), 2);
+
     // A damaged file is refused by every command that reads values.
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[1000] ^= 0x40;
@@ -180,6 +204,38 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         text(&verify.stdout)
     );
     assert_fails(&tables(&["query", path(&file), board]), "damaged");
+}
+
+#[test]
+fn solve_refuses_bad_input_with_what_and_where() {
+    let board = "16384 8192 4096 0/512 1024 2048 0/256 0 0 0/0 0 2 2";
+    let cases: [(&[&str], &str); 6] = [
+        (&["solve"], "name a built-in table"),
+        (&["solve", "block9-512", board], "block9"),
+        (&["solve", "block10-512", "2 2 2"], "board"),
+        (
+            &["solve", "block10-512", "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0"],
+            "does not match the table",
+        ),
+        (
+            &["solve", "block10-512", board, "--max-states", "1000"],
+            "more than 1000 states",
+        ),
+        (
+            &[
+                "solve",
+                "--pattern",
+                "xxxx/xxxx/xx../..tq",
+                "--target",
+                "64",
+                board,
+            ],
+            "--pattern",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_fails(&tables(args), expected);
+    }
 }
 
 #[test]

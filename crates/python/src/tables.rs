@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use ai2048_engine::Dir;
 use ai2048_tables::{
-    build, existing, BuildOutcome, Encoding, Existing, Layout, Pattern, Query, Table,
+    build, builtin, existing, query_from, BuildOutcome, Encoding, Existing, Layout, Pattern, Query,
+    Table,
 };
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -144,6 +145,43 @@ impl PyTable {
                 "the build stopped with {layers_left} layers left; the same call goes on from there"
             ))),
         }
+    }
+
+    /// Each move's success probability from ``board``, as :meth:`query` gives it, with
+    /// no table built or solved whole: only the states the board's moves and spawns
+    /// reach are solved (seconds for a board well into its step). ``table`` is a
+    /// built-in table's name (``"block10-512"``, as ``ai2048 tables list`` names them)
+    /// or a pattern, which then needs ``target``. None if the board matches the table
+    /// under none of the eight symmetries; a ValueError past ``max_states`` states
+    /// (about 10 bytes each at the solve's peak).
+    #[staticmethod]
+    #[pyo3(signature = (table, board, *, target = None, max_states = 300_000_000))]
+    fn query_from<'py>(
+        py: Python<'py>,
+        table: &str,
+        board: BoardArg,
+        target: Option<u32>,
+        max_states: u64,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let layout = match target {
+            Some(target) => layout_of(table, target)?,
+            None => {
+                builtin(table)
+                    .map_err(|e| value_error(format!("{e}; a pattern needs target=")))?
+                    .layout
+            }
+        };
+        let reached = py
+            .detach(|| query_from(&layout, board.0, max_states))
+            .map_err(|e| value_error(e.to_string()))?;
+        let Some(reached) = reached else {
+            return Ok(None);
+        };
+        let moves = PyDict::new(py);
+        for dir in Dir::ALL {
+            moves.set_item(py_dir(py, dir)?, reached.query.value(dir))?;
+        }
+        Ok(Some(moves))
     }
 
     /// The pattern, as ``"xxxx/xxxx/t.../...."``.

@@ -9,6 +9,8 @@
 //!   memory or into a file that a stopped build goes on with.
 //! - [`builtin`], [`default_set`] and [`large_set`]: the formations the default player
 //!   makes, the tables built unless others are named, and those `--large` adds.
+//! - [`query_from`]: a table's answer for one board without the table, from only the
+//!   states the board reaches.
 //! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
 //!   real boards under the eight symmetries ([`Table::query`]).
 //! - [`Distiller`] and [`Distilled`]: the best moves of the states games meet most, in
@@ -67,6 +69,7 @@ mod map;
 mod moves;
 mod pattern;
 mod rank;
+mod reach;
 mod solve;
 mod table;
 
@@ -86,5 +89,6 @@ pub use file::{
 pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};
+pub use reach::{query_from, ReachError, Reached, REACH_BYTES_PER_STATE};
 pub use solve::{solve, FOUR_PROBABILITY};
 pub use table::{answer_rank, Query, Table, OWN_STAGE_FROM};

@@ -170,14 +170,22 @@ fn solve_layer(rules: &Rules<'_>, index: &LayerIndex, sum: u64, above: &[Layer; 
     Layer { places, values }
 }
 
+/// `f` of each item, flattened in the items' order: on every thread of rayon's pool
+/// where there are threads.
 #[cfg(not(target_arch = "wasm32"))]
-fn par_flat_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Vec<U> + Sync) -> Vec<U> {
+pub(crate) fn par_flat_map<T: Sync, U: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> Vec<U> + Sync,
+) -> Vec<U> {
     use rayon::prelude::*;
     items.par_iter().flat_map_iter(&f).collect()
 }
 
 #[cfg(target_arch = "wasm32")]
-fn par_flat_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Vec<U> + Sync) -> Vec<U> {
+pub(crate) fn par_flat_map<T: Sync, U: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> Vec<U> + Sync,
+) -> Vec<U> {
     items.iter().flat_map(f).collect()
 }
 

@@ -88,6 +88,20 @@ pub fn answer_rank(own_stage: bool, target: u32, probability: f64, own_from: u32
 }
 
 impl Query {
+    /// The answer through `sym` whose image of the board has the move values `seen`
+    /// (indexed by the image's directions).
+    pub(crate) fn seen_through(sym: Symmetry, seen: [Option<f64>; 4], own_stage: bool) -> Query {
+        let mut moves = [None; 4];
+        for dir in Dir::ALL {
+            moves[dir as usize] = seen[sym.dir(dir) as usize];
+        }
+        Query {
+            symmetry: sym,
+            moves,
+            own_stage,
+        }
+    }
+
     /// The success probability of `dir`, `None` if it is illegal or leaves the table.
     #[must_use]
     pub fn value(&self, dir: Dir) -> Option<f64> {
@@ -354,22 +368,14 @@ impl Table {
             }
             let rules = Rules::new(&self.layout);
             let seen = rules.move_values(state, &|i: u64| self.at(i));
-            let mut moves = [None; 4];
-            for dir in Dir::ALL {
-                moves[dir as usize] = seen[sym.dir(dir) as usize];
-            }
-            let query = Query {
-                symmetry: sym,
-                moves,
-                own_stage: self.layout.at_own_stage(&image),
-            };
+            let query = Query::seen_through(sym, seen, self.layout.at_own_stage(&image));
             Some((self.layout.index(state), query))
         })
     }
 }
 
 /// The answer whose best move is best, the first of equals, with its state's index.
-fn best_of(answers: impl Iterator<Item = (u64, Query)>) -> Option<(u64, Query)> {
+pub(crate) fn best_of(answers: impl Iterator<Item = (u64, Query)>) -> Option<(u64, Query)> {
     let mut best: Option<(f64, (u64, Query))> = None;
     for answer in answers {
         let top = answer.1.best().map_or(-1.0, |(_, p)| p);

@@ -19,6 +19,11 @@ pub enum TablesCommand {
     Verify(TablesVerifyArgs),
     /// Each move's success probability for a board (or several), from a table.
     Query(TablesQueryArgs),
+    /// Each move's success probability for a board (or several), as query gives it, for
+    /// a built-in table or a pattern of your own, with no table built: only the states
+    /// the board's moves and spawns reach are solved (seconds for a board well into its
+    /// step; minutes and gigabytes for one at the start of a large table's step).
+    Solve(TablesSolveArgs),
     /// Write a finished table again in another encoding (u8 halves a built-in
     /// table's size), in place or to --out; its checksum is checked on the way.
     Convert(TablesConvertArgs),
@@ -149,6 +154,37 @@ pub struct TablesQueryArgs {
     /// leaves the table) instead of text, one line a board.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `ai2048 tables solve`.
+#[derive(Debug, Clone, Args)]
+pub struct TablesSolveArgs {
+    /// A built-in table's name (as block10-512; it need not be built), then the boards,
+    /// in any form `ai2048 hint` takes; with --pattern, only the boards. No board, or -,
+    /// reads one from standard input.
+    #[arg(value_name = "NAME|BOARD")]
+    pub items: Vec<String>,
+    /// A table of your own, as `tables build` takes it: four groups of four of x, .,
+    /// t and the digits 1 to 9 (caps), top row first. Needs --target.
+    #[arg(long, value_name = "ROWS", requires = "target")]
+    pub pattern: Option<String>,
+    /// A goal of --pattern, repeatable, as `tables build` takes it.
+    #[arg(long, value_name = "ROWS", requires = "pattern")]
+    pub goal: Vec<String>,
+    /// The target tile of --pattern: a power of two from 8 to 8192.
+    #[arg(long, value_name = "T", requires = "pattern")]
+    pub target: Option<u32>,
+    /// Stop with an error past this many states (each takes about 10 bytes at the
+    /// solve's peak; the default, 300 million, about 3 GiB).
+    #[arg(long, default_value_t = 300_000_000, value_name = "N")]
+    pub max_states: u64,
+    /// Print {"best": MOVE, "moves": {"up": P, ...}, "states": N} (null where a move is
+    /// illegal or leaves the table) instead of text, one line a board.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads to solve on (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// `ai2048 tables distill`.

@@ -12,6 +12,7 @@ pub mod replay;
 pub mod serve;
 pub mod setup;
 pub mod signature;
+pub mod solve;
 pub mod sweep;
 pub mod tables;
 pub mod train;

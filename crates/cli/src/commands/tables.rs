@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ai2048_engine::Dir;
+use ai2048_engine::{Board, Dir};
 use ai2048_tables::{
     build, build_memory, builtin, default_dir, default_set, existing, large_set, partial_path,
-    read_header, reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Table,
-    DEFAULT_SET, FORMATIONS,
+    read_header, reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Query,
+    Table, DEFAULT_SET, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -21,7 +21,8 @@ use crate::args::{
 };
 use crate::interrupt::{catch_ctrl_c, Outcome};
 
-/// Runs `ai2048 tables build`, `list`, `info`, `verify`, `query` or `convert`.
+/// Runs `ai2048 tables build`, `list`, `info`, `verify`, `query`, `solve`, `convert` or
+/// `distill`.
 ///
 /// # Errors
 ///
@@ -35,6 +36,7 @@ pub fn run(command: &TablesCommand) -> Result<Outcome> {
         TablesCommand::Info(args) => done(info(args)),
         TablesCommand::Verify(args) => done(verify(args)),
         TablesCommand::Query(args) => done(query(args)),
+        TablesCommand::Solve(args) => done(super::solve::run(args)),
         TablesCommand::Convert(args) => done(convert(args)),
         TablesCommand::Distill(args) => super::distill::run(args),
     }
@@ -83,19 +85,25 @@ pub(crate) fn bytes(n: u64) -> String {
     }
 }
 
+/// The layout of `--pattern ROWS`, its `--goal`s and `--target`.
+pub(crate) fn custom_layout(rows: &str, goals: &[String], target: Option<u32>) -> Result<Layout> {
+    let mut text = rows.to_owned();
+    for goal in goals {
+        text.push(' ');
+        text.push_str(goal);
+    }
+    let pattern: Pattern = text.parse().map_err(|e| anyhow!("--pattern: {e}"))?;
+    let target = target.context("--pattern needs --target")?;
+    Layout::new(pattern, target).map_err(|e| anyhow!("--target: {e}"))
+}
+
 fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
     let jobs: Vec<(String, Layout, PathBuf, Encoding)> = if let Some(rows) = &args.pattern {
         if !args.names.is_empty() {
             bail!("name built-in tables or give --pattern, not both");
         }
-        let mut text = rows.clone();
-        for goal in &args.goal {
-            text.push(' ');
-            text.push_str(goal);
-        }
-        let pattern: Pattern = text.parse().map_err(|e| anyhow!("--pattern: {e}"))?;
-        let target = args.target.context("--pattern needs --target")?;
-        let layout = Layout::new(pattern, target).map_err(|e| anyhow!("--target: {e}"))?;
+        let layout = custom_layout(rows, &args.goal, args.target)?;
+        let (pattern, target) = (layout.pattern(), layout.target());
         let out = args.out.clone().context("--pattern needs --out")?;
         if out.is_dir() {
             bail!("--out {} is a folder, not a file", out.display());
@@ -526,63 +534,86 @@ fn verify(args: &TablesVerifyArgs) -> Result<()> {
 }
 
 fn query(args: &TablesQueryArgs) -> Result<()> {
-    let several = args.boards.len() > 1;
-    let boards = if args.boards.is_empty() {
-        vec![crate::commands::hint::read_board(None)?]
-    } else {
-        let read = |(i, text): (usize, &String)| {
-            let board = crate::commands::hint::read_board(Some(text));
-            if several {
-                board.with_context(|| format!("board {} of {}", i + 1, args.boards.len()))
-            } else {
-                board
-            }
-        };
-        args.boards
-            .iter()
-            .enumerate()
-            .map(read)
-            .collect::<Result<Vec<_>>>()?
-    };
+    let boards = read_boards(&args.boards)?;
     let table = open(&args.table)?;
     let mut out = std::io::stdout().lock();
     for (i, &board) in boards.iter().enumerate() {
         let Some(query) = table.query(board) else {
-            let which = if several {
-                format!("board {} of {} ({:?})", i + 1, boards.len(), args.boards[i])
-            } else {
-                "the board".to_owned()
-            };
-            bail!(
-                "{which} does not match the table ({} to {}) under any of the eight \
-                 symmetries: a tile in every fixed cell (x), at most the target in every \
-                 other cell and less than the target in the target cells (t)",
-                table.layout().pattern(),
-                table.layout().target()
-            );
+            bail!(unmatched(&boards, &args.boards, i, table.layout()));
         };
-        let best = query.best().map(|(d, _)| d);
-        if args.json {
-            let moves: serde_json::Map<String, serde_json::Value> = Dir::ALL
-                .into_iter()
-                .map(|d| (d.name().to_owned(), query.value(d).into()))
-                .collect();
-            let answer = serde_json::json!({ "best": best.map(Dir::name), "moves": moves });
-            writeln!(out, "{answer}")?;
-            continue;
+        write_answer(&mut out, i, board, &query, args.json, None)?;
+    }
+    Ok(())
+}
+
+/// The boards given as arguments (each in any form `ai2048 hint` takes), or the one
+/// on standard input where none is given.
+pub(crate) fn read_boards(items: &[String]) -> Result<Vec<Board>> {
+    if items.is_empty() {
+        return Ok(vec![crate::commands::hint::read_board(None)?]);
+    }
+    let several = items.len() > 1;
+    let read = |(i, text): (usize, &String)| {
+        let board = crate::commands::hint::read_board(Some(text));
+        if several {
+            board.with_context(|| format!("board {} of {}", i + 1, items.len()))
+        } else {
+            board
         }
-        if i > 0 {
-            writeln!(out)?;
+    };
+    items.iter().enumerate().map(read).collect()
+}
+
+/// Why board `i` of `boards` (given as `items`) has no answer from a table of `layout`.
+pub(crate) fn unmatched(boards: &[Board], items: &[String], i: usize, layout: &Layout) -> String {
+    let which = if boards.len() > 1 {
+        format!("board {} of {} ({:?})", i + 1, boards.len(), items[i])
+    } else {
+        "the board".to_owned()
+    };
+    format!(
+        "{which} does not match the table ({} to {}) under any of the eight symmetries: a \
+         tile in every fixed cell (x), at most the target in every other cell and less \
+         than the target in the target cells (t)",
+        layout.pattern(),
+        layout.target()
+    )
+}
+
+/// Writes board `i`'s answer: a line of JSON (with `states` where given), or the board
+/// and each move's probability, the best marked.
+pub(crate) fn write_answer(
+    out: &mut impl Write,
+    i: usize,
+    board: Board,
+    query: &Query,
+    json: bool,
+    states: Option<u64>,
+) -> Result<()> {
+    let best = query.best().map(|(d, _)| d);
+    if json {
+        let moves: serde_json::Map<String, serde_json::Value> = Dir::ALL
+            .into_iter()
+            .map(|d| (d.name().to_owned(), query.value(d).into()))
+            .collect();
+        let mut answer = serde_json::json!({ "best": best.map(Dir::name), "moves": moves });
+        if let Some(n) = states {
+            answer["states"] = n.into();
         }
-        write!(out, "{board}")?;
-        for d in Dir::ALL {
-            let value = query.value(d).map_or_else(
-                || "-  (illegal, or leaves the table)".to_owned(),
-                |p| format!("{p:.6}"),
-            );
-            let mark = if Some(d) == best { "  <- best" } else { "" };
-            writeln!(out, "{:<6} {value}{mark}", d.name())?;
-        }
+        writeln!(out, "{answer}")?;
+        return Ok(());
+    }
+    if i > 0 {
+        writeln!(out)?;
+    }
+    write!(out, "{board}")?;
+    for d in Dir::ALL {
+        let value = query.value(d).map_or_else(
+            || "-  (illegal, or leaves the table)".to_owned(),
+            |p| format!("{p:.6}"),
+        );
+        let mark = if Some(d) == best { "  <- best" } else { "" };
+        writeln!(out, "{:<6} {value}{mark}", d.name())?;
     }
     Ok(())
 }

@@ -304,6 +304,17 @@ class Table:
         """Builds the table into a file (resumable after Ctrl-C; opened as it is if built
         already, unless ``force``) and opens it; its values stored as ``encoding`` says
         (``f32`` unless told, ``compact`` is ``u16``)."""
+    @staticmethod
+    def query_from(
+        table: str,
+        board: BoardLike,
+        *,
+        target: int | None = None,
+        max_states: int = 300_000_000,
+    ) -> dict[Direction, float | None] | None:
+        """Each move's success probability, as :meth:`query` gives it, from only the
+        states the board reaches: ``table`` a built-in name (``"block10-512"``, need
+        not be built) or a pattern with ``target``."""
     @property
     def pattern(self) -> str: ...
     @property

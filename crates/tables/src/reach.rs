@@ -1,0 +1,285 @@
+//! A table's answer for one board without the table: only the states that the board's
+//! moves and spawns can reach, found layer by layer of the tiles' sum and solved back
+//! down, as the whole table's build solves every state.
+//!
+//! A board halfway through a step reaches a small part of its table (a few million of
+//! `block10-512`'s 610 million states), so its answer takes seconds and no file; a
+//! board at the start of the last step reaches a quarter of the table.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use ai2048_engine::{Board, Dir};
+
+use crate::layout::{units, Layout};
+use crate::moves::{empty_marks, Outcome};
+use crate::pattern::Symmetry;
+use crate::solve::{par_flat_map, Rules};
+use crate::table::{best_of, transform, Query};
+
+/// About how many bytes a solve from a board holds for each state it reaches, at its
+/// peak: the state itself, and its value in the layers being solved.
+pub const REACH_BYTES_PER_STATE: u64 = 10;
+
+message_error!(
+    /// A solve from a board ([`query_from`]) that would reach more states than allowed.
+    ReachError
+);
+
+/// The answer of [`query_from`]: what the table would say, and what it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reached {
+    /// The board's answer, as [`crate::Table::query`] gives it from the whole table.
+    pub query: Query,
+    /// How many states the board's moves and spawns reach (the board's own included).
+    pub states: u64,
+}
+
+/// A multiplicative hash of a state: its nibbles are already well spread, and the
+/// maps here hold hundreds of millions of them.
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        let y = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = y ^ (y >> 29);
+    }
+}
+
+/// States handed to a thread at a time.
+const CHUNK: usize = 4096;
+
+type States = HashSet<u64, BuildHasherDefault<StateHasher>>;
+type Values = HashMap<u64, f32, BuildHasherDefault<StateHasher>>;
+
+/// Each move's success probability from `board` in the world of `layout`, as
+/// [`crate::Table::query`] answers from the whole table (through the symmetry under
+/// which the board's best move is best), found by solving only the states the board
+/// reaches; `Ok(None)` if the board matches the table under no symmetry.
+///
+/// ```
+/// use ai2048_engine::Board;
+/// use ai2048_tables::{query_from, Layout, Table};
+///
+/// let layout = Layout::new("xxxx/xxxx/xx../..tt".parse()?, 32)?;
+/// let board: Board = "4096 2048 1024 512/64 128 256 512/8192 16384 4 0/0 2 8 0".parse()?;
+/// let reached = query_from(&layout, board, 1_000_000)?.expect("the board matches");
+/// // The same answer as the whole table's, from a part of its states.
+/// let table = Table::solve(layout.clone());
+/// assert_eq!(table.query(board), Some(reached.query));
+/// assert!(reached.states < layout.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The board reaches more than `max_states` states (at about
+/// [`REACH_BYTES_PER_STATE`] bytes each): the error says how far the count got.
+pub fn query_from(
+    layout: &Layout,
+    board: Board,
+    max_states: u64,
+) -> Result<Option<Reached>, ReachError> {
+    let exps = board.exponents();
+    let roots: Vec<(Symmetry, [u8; 16], u64)> = Symmetry::ALL
+        .into_iter()
+        .filter_map(|sym| {
+            let image = transform(&exps, sym);
+            layout.state_of(&image).map(|state| (sym, image, state))
+        })
+        .collect();
+    if roots.is_empty() {
+        return Ok(None);
+    }
+    let rules = Rules::new(layout);
+    let sum = |b: u64| -> u64 {
+        layout
+            .moving()
+            .0
+            .iter()
+            .map(|&c| units((b >> (60 - 4 * u32::from(c)) & 0xF) as u8))
+            .sum()
+    };
+    let base = roots.iter().map(|r| sum(r.2)).min().unwrap_or(0);
+    let layers = reach(&rules, &roots, base, &sum, max_states)?;
+    let states = layers.iter().map(|l| l.len() as u64).sum();
+    let mut answers = Vec::new();
+    solve_back(&rules, layers, |layer, value| {
+        for &(sym, image, state) in &roots {
+            if sum(state) - base != layer as u64 {
+                continue;
+            }
+            let seen = rules.move_values(state, &value);
+            let query = Query::seen_through(sym, seen, layout.at_own_stage(&image));
+            answers.push((layout.index(state), query));
+        }
+    });
+    // The answers in the order of the symmetries, as the whole table's query sees them.
+    answers.sort_by_key(|(_, q)| Symmetry::ALL.iter().position(|&s| s == q.symmetry));
+    Ok(best_of(answers.into_iter()).map(|(_, query)| Reached { query, states }))
+}
+
+/// The states the roots reach, by layer from the lowest root's (`base`) up: each layer
+/// complete once the two below it are expanded, as a spawn adds 2 or 4 to the sum.
+fn reach(
+    rules: &Rules<'_>,
+    roots: &[(Symmetry, [u8; 16], u64)],
+    base: u64,
+    sum: &impl Fn(u64) -> u64,
+    max_states: u64,
+) -> Result<Vec<Vec<u64>>, ReachError> {
+    let mut layers: Vec<Vec<u64>> = Vec::new();
+    let mut pending: Vec<States> = Vec::new();
+    for &(_, _, state) in roots {
+        let at = (sum(state) - base) as usize;
+        if pending.len() <= at {
+            pending.resize_with(at + 1, States::default);
+        }
+        pending[at].insert(state);
+    }
+    let mut total = 0u64;
+    let mut k = 0;
+    while k < pending.len() {
+        let layer: Vec<u64> = std::mem::take(&mut pending[k]).into_iter().collect();
+        total += layer.len() as u64;
+        if total > max_states {
+            return Err(ReachError(format!(
+                "the board reaches more than {max_states} states of the table (about {} MiB \
+                 to solve them; {total} found by a tile sum of {}): allow more, or build \
+                 the table and query it",
+                max_states.saturating_mul(REACH_BYTES_PER_STATE) >> 20,
+                2 * (base + k as u64)
+            )));
+        }
+        let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
+        let next: Vec<(usize, u64)> = par_flat_map(&chunks, |chunk| {
+            let mut out = Vec::new();
+            for &b in *chunk {
+                successors(rules, b, &mut out);
+            }
+            out
+        });
+        for (step, s) in next {
+            if pending.len() <= k + step {
+                pending.resize_with(k + step + 1, States::default);
+            }
+            pending[k + step].insert(s);
+        }
+        layers.push(layer);
+        k += 1;
+    }
+    Ok(layers)
+}
+
+/// Pushes the states a move and a spawn lead to from `b`, each with how many units of
+/// 2 the spawn added (1 for a 2, 2 for a 4).
+fn successors(rules: &Rules<'_>, b: u64, out: &mut Vec<(usize, u64)>) {
+    for dir in Dir::ALL {
+        if let Outcome::Moved(after) = rules.world.play(b, dir) {
+            let mut m = empty_marks(after);
+            while m != 0 {
+                let cell = 15 - (m.trailing_zeros() / 4) as usize;
+                for exp in [1u8, 2] {
+                    if rules.layout.offset(cell, exp).is_some() {
+                        out.push((usize::from(exp), after | u64::from(exp) << (60 - 4 * cell)));
+                    }
+                }
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+/// Solves the layers from the top down, each from the two above it (by the states'
+/// indices in the table), and after each calls `visit` with the layer and the values
+/// of the layers above it, which a root of that layer's moves lead to.
+fn solve_back(
+    rules: &Rules<'_>,
+    mut layers: Vec<Vec<u64>>,
+    mut visit: impl FnMut(usize, &dyn Fn(u64) -> f64),
+) {
+    let mut above: [Values; 2] = [Values::default(), Values::default()];
+    while let Some(layer) = layers.pop() {
+        let k = layers.len();
+        {
+            let value = |i: u64| -> f64 {
+                let v = above[0].get(&i).or_else(|| above[1].get(&i));
+                debug_assert!(v.is_some(), "a reached state's successor was not reached");
+                v.map_or(0.0, |&v| f64::from(v))
+            };
+            visit(k, &value);
+        }
+        let solved: Vec<f32> = {
+            let value = |i: u64| -> f64 {
+                above[0]
+                    .get(&i)
+                    .or_else(|| above[1].get(&i))
+                    .map_or(0.0, |&v| f64::from(v))
+            };
+            let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
+            par_flat_map(&chunks, |chunk| {
+                chunk
+                    .iter()
+                    .map(|&b| rules.value(b, &value) as f32)
+                    .collect()
+            })
+        };
+        let mut values = Values::default();
+        values.reserve(layer.len());
+        for (&b, v) in layer.iter().zip(solved) {
+            values.insert(rules.layout.index(b), v);
+        }
+        above[1] = std::mem::replace(&mut above[0], values);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Table;
+
+    fn corner() -> Layout {
+        Layout::new("xxxx/xxxx/xx../..tt".parse().unwrap(), 32).unwrap()
+    }
+
+    #[test]
+    fn a_board_that_matches_no_symmetry_has_no_answer() {
+        let board: Board = "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(query_from(&corner(), board, 1000), Ok(None));
+    }
+
+    #[test]
+    fn a_solve_past_its_limit_stops_and_says_how_far_it_got() {
+        let board: Board = "4096 2048 1024 512/64 128 256 512/8192 16384 4 0/0 2 8 0"
+            .parse()
+            .unwrap();
+        let all = query_from(&corner(), board, u64::MAX).unwrap().unwrap();
+        assert!(all.states > 100, "{}", all.states);
+        let err = query_from(&corner(), board, all.states - 1).unwrap_err();
+        assert!(err.to_string().contains("more than"), "{err}");
+        assert_eq!(query_from(&corner(), board, all.states), Ok(Some(all)));
+    }
+
+    #[test]
+    fn a_board_turned_over_is_answered_through_its_symmetry() {
+        let table = Table::solve(corner());
+        // The corner table's fixed rows at the bottom: the board upside down.
+        let board: Board = "0 2 8 0/8192 16384 4 0/64 128 256 512/4096 2048 1024 512"
+            .parse()
+            .unwrap();
+        let reached = query_from(&corner(), board, u64::MAX).unwrap().unwrap();
+        assert_ne!(reached.query.symmetry, Symmetry::IDENTITY);
+        assert_eq!(table.query(board), Some(reached.query));
+    }
+}
