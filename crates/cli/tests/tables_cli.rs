@@ -191,6 +191,13 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         );
     }
     assert_eq!(text(&solved.stdout).lines().count(), 2);
+    let pattern = ["--pattern", "xxxx/xxxx/xx../..tt", "--target", "64", board];
+    let plain = tables(&[&["solve"][..], &pattern].concat());
+    assert!(text(&plain.stdout).contains("<- best"));
+    assert!(text(&plain.stderr).contains("states reached and solved in"));
+    let quiet = tables(&[&["solve", "-q"][..], &pattern].concat());
+    assert_eq!(text(&quiet.stdout), text(&plain.stdout));
+    assert_eq!(text(&quiet.stderr), "");
 
     // A damaged file is refused by every command that reads values.
     let mut bytes = std::fs::read(&file).unwrap();

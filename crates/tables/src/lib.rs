@@ -89,6 +89,8 @@ pub use file::{
 pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};
-pub use reach::{query_from, ReachError, Reached, REACH_BYTES_PER_STATE};
+pub use reach::{
+    query_from, query_from_watched, ReachError, ReachProgress, Reached, REACH_BYTES_PER_STATE,
+};
 pub use solve::{solve, FOUR_PROBABILITY};
 pub use table::{answer_rank, Query, Table, OWN_STAGE_FROM};

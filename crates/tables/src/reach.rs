@@ -35,6 +35,24 @@ pub struct Reached {
     pub states: u64,
 }
 
+/// How far a solve from a board has got, as [`query_from_watched`] reports it once a
+/// layer of the tiles' sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReachProgress {
+    /// Finding the states the board reaches: this many so far.
+    Reaching {
+        /// The states found so far.
+        states: u64,
+    },
+    /// Solving them back down: this many of all of them.
+    Solving {
+        /// The states solved so far.
+        solved: u64,
+        /// The states to solve in all.
+        states: u64,
+    },
+}
+
 /// A multiplicative hash of a state: its nibbles are already well spread, and the
 /// maps here hold hundreds of millions of them.
 #[derive(Default)]
@@ -91,6 +109,34 @@ pub fn query_from(
     board: Board,
     max_states: u64,
 ) -> Result<Option<Reached>, ReachError> {
+    query_from_watched(layout, board, max_states, |_| {})
+}
+
+/// As [`query_from`], telling `watch` how far it has got once a layer (for a progress
+/// bar: a solve from the start of a large table's step takes minutes).
+///
+/// ```
+/// use ai2048_engine::Board;
+/// use ai2048_tables::{query_from_watched, Layout, ReachProgress};
+///
+/// let layout = Layout::new("xxxx/xxxx/xx../..tt".parse()?, 32)?;
+/// let board: Board = "4096 2048 1024 512/64 128 256 512/8192 16384 4 0/0 2 8 0".parse()?;
+/// let mut last = None;
+/// let reached = query_from_watched(&layout, board, 1_000_000, |p| last = Some(p))?;
+/// let states = reached.expect("the board matches").states;
+/// assert_eq!(last, Some(ReachProgress::Solving { solved: states, states }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`query_from`].
+pub fn query_from_watched(
+    layout: &Layout,
+    board: Board,
+    max_states: u64,
+    mut watch: impl FnMut(ReachProgress),
+) -> Result<Option<Reached>, ReachError> {
     let exps = board.exponents();
     let roots: Vec<(Symmetry, [u8; 16], u64)> = Symmetry::ALL
         .into_iter()
@@ -112,10 +158,13 @@ pub fn query_from(
             .sum()
     };
     let base = roots.iter().map(|r| sum(r.2)).min().unwrap_or(0);
-    let layers = reach(&rules, &roots, base, &sum, max_states)?;
+    let layers = reach(&rules, &roots, base, &sum, max_states, &mut watch)?;
     let states = layers.iter().map(|l| l.len() as u64).sum();
     let mut answers = Vec::new();
-    solve_back(&rules, layers, |layer, value| {
+    let mut solved = 0;
+    solve_back(&rules, layers, |layer, size, value| {
+        watch(ReachProgress::Solving { solved, states });
+        solved += size;
         for &(sym, image, state) in &roots {
             if sum(state) - base != layer as u64 {
                 continue;
@@ -125,6 +174,7 @@ pub fn query_from(
             answers.push((layout.index(state), query));
         }
     });
+    watch(ReachProgress::Solving { solved, states });
     // The answers in the order of the symmetries, as the whole table's query sees them.
     answers.sort_by_key(|(_, q)| Symmetry::ALL.iter().position(|&s| s == q.symmetry));
     Ok(best_of(answers.into_iter()).map(|(_, query)| Reached { query, states }))
@@ -138,6 +188,7 @@ fn reach(
     base: u64,
     sum: &impl Fn(u64) -> u64,
     max_states: u64,
+    watch: &mut impl FnMut(ReachProgress),
 ) -> Result<Vec<Vec<u64>>, ReachError> {
     let mut layers: Vec<Vec<u64>> = Vec::new();
     let mut pending: Vec<States> = Vec::new();
@@ -162,6 +213,7 @@ fn reach(
                 2 * (base + k as u64)
             )));
         }
+        watch(ReachProgress::Reaching { states: total });
         let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
         let next: Vec<(usize, u64)> = par_flat_map(&chunks, |chunk| {
             let mut out = Vec::new();
@@ -202,12 +254,12 @@ fn successors(rules: &Rules<'_>, b: u64, out: &mut Vec<(usize, u64)>) {
 }
 
 /// Solves the layers from the top down, each from the two above it (by the states'
-/// indices in the table), and after each calls `visit` with the layer and the values
-/// of the layers above it, which a root of that layer's moves lead to.
+/// indices in the table), calling `visit` before each with the layer, its size and the
+/// values of the two layers above it, which a root of that layer's moves lead to.
 fn solve_back(
     rules: &Rules<'_>,
     mut layers: Vec<Vec<u64>>,
-    mut visit: impl FnMut(usize, &dyn Fn(u64) -> f64),
+    mut visit: impl FnMut(usize, u64, &dyn Fn(u64) -> f64),
 ) {
     let mut above: [Values; 2] = [Values::default(), Values::default()];
     while let Some(layer) = layers.pop() {
@@ -218,7 +270,7 @@ fn solve_back(
                 debug_assert!(v.is_some(), "a reached state's successor was not reached");
                 v.map_or(0.0, |&v| f64::from(v))
             };
-            visit(k, &value);
+            visit(k, layer.len() as u64, &value);
         }
         let solved: Vec<f32> = {
             let value = |i: u64| -> f64 {

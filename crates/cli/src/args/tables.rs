@@ -185,6 +185,9 @@ pub struct TablesSolveArgs {
     /// Threads to solve on (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// No progress bar, nor the line of states and time after each answer.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `ai2048 tables distill`.

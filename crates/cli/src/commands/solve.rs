@@ -1,10 +1,11 @@
 //! `ai2048 tables solve`: a table's answers for boards, with no table built, from only
 //! the states each board reaches.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use ai2048_tables::{builtin, query_from, Layout, REACH_BYTES_PER_STATE};
+use ai2048_tables::{builtin, query_from_watched, Layout, ReachProgress, REACH_BYTES_PER_STATE};
 use anyhow::{anyhow, bail, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::tables::{bytes, custom_layout, read_boards, unmatched, write_answer};
 use crate::args::TablesSolveArgs;
@@ -32,9 +33,23 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     for (i, &board) in boards.iter().enumerate() {
         let start = Instant::now();
-        let reached = pool
-            .install(|| query_from(&layout, board, args.max_states))
-            .map_err(|e| anyhow!("{e} (--max-states)"))?;
+        let bar = progress(!args.quiet && !args.json);
+        let watch = |p: ReachProgress| match p {
+            ReachProgress::Reaching { states } => {
+                bar.set_message(format!("reaching the board's states: {states}"));
+            }
+            ReachProgress::Solving { solved, states } => {
+                if bar.length().is_none() {
+                    bar.set_length(states);
+                    bar.set_style(solving_style());
+                    bar.reset_eta();
+                }
+                bar.set_position(solved);
+            }
+        };
+        let reached = pool.install(|| query_from_watched(&layout, board, args.max_states, watch));
+        bar.finish_and_clear();
+        let reached = reached.map_err(|e| anyhow!("{e} (--max-states)"))?;
         let Some(reached) = reached else {
             bail!(unmatched(&boards, items, i, &layout));
         };
@@ -46,7 +61,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
             args.json,
             Some(reached.states),
         )?;
-        if !args.json {
+        if !args.json && !args.quiet {
             eprintln!(
                 "{} states reached and solved in {:.2} s (about {} at the peak)",
                 reached.states,
@@ -56,4 +71,26 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A spinner while the board's states are found (on standard error, where it is a
+/// terminal), to become a bar with an ETA once they are solved.
+fn progress(visible: bool) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+fn solving_style() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {percent}% of {human_len} states solved, ETA {eta}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
 }
