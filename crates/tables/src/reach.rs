@@ -78,6 +78,9 @@ impl Hasher for StateHasher {
 /// States handed to a thread at a time.
 const CHUNK: usize = 4096;
 
+/// Chunks whose successors are found before they are merged into the layers above.
+const BATCH: usize = 64;
+
 type States = HashSet<u64, BuildHasherDefault<StateHasher>>;
 type Values = HashMap<u64, f32, BuildHasherDefault<StateHasher>>;
 
@@ -215,18 +218,22 @@ fn reach(
         }
         watch(ReachProgress::Reaching { states: total });
         let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
-        let next: Vec<(usize, u64)> = par_flat_map(&chunks, |chunk| {
-            let mut out = Vec::new();
-            for &b in *chunk {
-                successors(rules, b, &mut out);
+        // A batch of chunks at a time, so that the successors found and not yet merged
+        // (tens for each state) stay a few hundred megabytes however large the layer.
+        for batch in chunks.chunks(BATCH) {
+            let next: Vec<(usize, u64)> = par_flat_map(batch, |chunk| {
+                let mut out = Vec::new();
+                for &b in *chunk {
+                    successors(rules, b, &mut out);
+                }
+                out
+            });
+            for (step, s) in next {
+                if pending.len() <= k + step {
+                    pending.resize_with(k + step + 1, States::default);
+                }
+                pending[k + step].insert(s);
             }
-            out
-        });
-        for (step, s) in next {
-            if pending.len() <= k + step {
-                pending.resize_with(k + step + 1, States::default);
-            }
-            pending[k + step].insert(s);
         }
         layers.push(layer);
         k += 1;
