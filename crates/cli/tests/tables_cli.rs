@@ -216,8 +216,19 @@ fn a_custom_table_is_built_described_verified_and_queried() {
 #[test]
 fn solve_refuses_bad_input_with_what_and_where() {
     let board = "16384 8192 4096 0/512 1024 2048 0/256 0 0 0/0 0 2 2";
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["solve"], "name a built-in table"),
+        (
+            &[
+                "solve",
+                "block10-512",
+                "--pattern",
+                "xxxx/xxxx/xx../..tt",
+                "--target",
+                "64",
+            ],
+            "not both",
+        ),
         (&["solve", "block9-512", board], "block9"),
         (&["solve", "block10-512", "2 2 2"], "board"),
         (

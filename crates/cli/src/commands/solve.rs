@@ -18,6 +18,9 @@ use crate::args::TablesSolveArgs;
 /// that reaches more than `--max-states` states.
 pub fn run(args: &TablesSolveArgs) -> Result<()> {
     let (layout, items): (Layout, &[String]) = if let Some(rows) = &args.pattern {
+        if args.items.first().is_some_and(|n| builtin(n).is_ok()) {
+            bail!("name a built-in table or give --pattern, not both");
+        }
         (custom_layout(rows, &args.goal, args.target)?, &args.items)
     } else {
         let Some((name, boards)) = args.items.split_first() else {
