@@ -51,6 +51,15 @@ fn layout_of(pattern: &str, target: u32) -> PyResult<Layout> {
     Layout::new(pattern, target).map_err(|e| value_error(e.to_string()))
 }
 
+/// Each move's success probability in `query` as a dict from every `Direction`.
+fn moves_dict<'py>(py: Python<'py>, query: &Query) -> PyResult<Bound<'py, PyDict>> {
+    let moves = PyDict::new(py);
+    for dir in Dir::ALL {
+        moves.set_item(py_dir(py, dir)?, query.value(dir))?;
+    }
+    Ok(moves)
+}
+
 impl PyTable {
     fn answer(&self, board: BoardArg, chain: bool) -> Option<Query> {
         if chain {
@@ -174,14 +183,7 @@ impl PyTable {
         let reached = py
             .detach(|| query_from(&layout, board.0, max_states))
             .map_err(|e| value_error(e.to_string()))?;
-        let Some(reached) = reached else {
-            return Ok(None);
-        };
-        let moves = PyDict::new(py);
-        for dir in Dir::ALL {
-            moves.set_item(py_dir(py, dir)?, reached.query.value(dir))?;
-        }
-        Ok(Some(moves))
+        reached.map(|r| moves_dict(py, &r.query)).transpose()
     }
 
     /// The pattern, as ``"xxxx/xxxx/t.../...."``.
@@ -216,14 +218,9 @@ impl PyTable {
         board: BoardArg,
         chain: bool,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(query) = self.answer(board, chain) else {
-            return Ok(None);
-        };
-        let moves = PyDict::new(py);
-        for dir in Dir::ALL {
-            moves.set_item(py_dir(py, dir)?, query.value(dir))?;
-        }
-        Ok(Some(moves))
+        self.answer(board, chain)
+            .map(|q| moves_dict(py, &q))
+            .transpose()
     }
 
     /// The best move from ``board`` and its success probability, as

@@ -75,6 +75,17 @@ impl Hasher for StateHasher {
     }
 }
 
+/// The board as the table sees it through one symmetry.
+struct Root {
+    sym: Symmetry,
+    /// The board's exponents through `sym`.
+    image: [u8; 16],
+    /// Its state in the table (nibbles, walls in the fixed cells).
+    state: u64,
+    /// Its layer above the lowest root's: the sum of its moving tiles, in units of 2.
+    layer: u64,
+}
+
 /// States handed to a thread at a time.
 const CHUNK: usize = 4096;
 
@@ -141,40 +152,45 @@ pub fn query_from_watched(
     mut watch: impl FnMut(ReachProgress),
 ) -> Result<Option<Reached>, ReachError> {
     let exps = board.exponents();
-    let roots: Vec<(Symmetry, [u8; 16], u64)> = Symmetry::ALL
+    let mut roots: Vec<Root> = Symmetry::ALL
         .into_iter()
         .filter_map(|sym| {
             let image = transform(&exps, sym);
-            layout.state_of(&image).map(|state| (sym, image, state))
+            let state = layout.state_of(&image)?;
+            // The sum of the moving cells' tiles, in units of 2.
+            let layer = layout
+                .moving()
+                .0
+                .iter()
+                .map(|&c| units(image[usize::from(c)]))
+                .sum();
+            Some(Root {
+                sym,
+                image,
+                state,
+                layer,
+            })
         })
         .collect();
-    if roots.is_empty() {
+    let Some(base) = roots.iter().map(|r| r.layer).min() else {
         return Ok(None);
+    };
+    for root in &mut roots {
+        root.layer -= base;
     }
     let rules = Rules::new(layout);
-    let sum = |b: u64| -> u64 {
-        layout
-            .moving()
-            .0
-            .iter()
-            .map(|&c| units((b >> (60 - 4 * u32::from(c)) & 0xF) as u8))
-            .sum()
-    };
-    let base = roots.iter().map(|r| sum(r.2)).min().unwrap_or(0);
-    let layers = reach(&rules, &roots, base, &sum, max_states, &mut watch)?;
+    let layers = reach(&rules, &roots, base, max_states, &mut watch)?;
     let states = layers.iter().map(|l| l.len() as u64).sum();
     let mut answers = Vec::new();
     let mut solved = 0;
     solve_back(&rules, layers, |layer, size, value| {
         watch(ReachProgress::Solving { solved, states });
         solved += size;
-        for &(sym, image, state) in &roots {
-            if sum(state) - base != layer as u64 {
-                continue;
-            }
-            let seen = rules.move_values(state, &value);
-            let query = Query::seen_through(sym, seen, layout.at_own_stage(&image));
-            answers.push((layout.index(state), query));
+        for root in roots.iter().filter(|r| r.layer == layer as u64) {
+            let seen = rules.move_values(root.state, &value);
+            let own_stage = layout.at_own_stage(&root.image);
+            let query = Query::seen_through(root.sym, seen, own_stage);
+            answers.push((layout.index(root.state), query));
         }
     });
     watch(ReachProgress::Solving { solved, states });
@@ -187,20 +203,19 @@ pub fn query_from_watched(
 /// complete once the two below it are expanded, as a spawn adds 2 or 4 to the sum.
 fn reach(
     rules: &Rules<'_>,
-    roots: &[(Symmetry, [u8; 16], u64)],
+    roots: &[Root],
     base: u64,
-    sum: &impl Fn(u64) -> u64,
     max_states: u64,
     watch: &mut impl FnMut(ReachProgress),
 ) -> Result<Vec<Vec<u64>>, ReachError> {
     let mut layers: Vec<Vec<u64>> = Vec::new();
     let mut pending: Vec<States> = Vec::new();
-    for &(_, _, state) in roots {
-        let at = (sum(state) - base) as usize;
+    for root in roots {
+        let at = root.layer as usize;
         if pending.len() <= at {
             pending.resize_with(at + 1, States::default);
         }
-        pending[at].insert(state);
+        pending[at].insert(root.state);
     }
     let mut total = 0u64;
     let mut k = 0;
@@ -262,7 +277,9 @@ fn successors(rules: &Rules<'_>, b: u64, out: &mut Vec<(usize, u64)>) {
 
 /// Solves the layers from the top down, each from the two above it (by the states'
 /// indices in the table), calling `visit` before each with the layer, its size and the
-/// values of the two layers above it, which a root of that layer's moves lead to.
+/// values of the two layers above it, which a root of that layer's moves lead to. The
+/// lowest layer, which holds only roots, is visited and not solved: no answer needs
+/// its values.
 fn solve_back(
     rules: &Rules<'_>,
     mut layers: Vec<Vec<u64>>,
@@ -271,21 +288,16 @@ fn solve_back(
     let mut above: [Values; 2] = [Values::default(), Values::default()];
     while let Some(layer) = layers.pop() {
         let k = layers.len();
-        {
+        let solved: Vec<f32> = {
             let value = |i: u64| -> f64 {
                 let v = above[0].get(&i).or_else(|| above[1].get(&i));
                 debug_assert!(v.is_some(), "a reached state's successor was not reached");
                 v.map_or(0.0, |&v| f64::from(v))
             };
             visit(k, layer.len() as u64, &value);
-        }
-        let solved: Vec<f32> = {
-            let value = |i: u64| -> f64 {
-                above[0]
-                    .get(&i)
-                    .or_else(|| above[1].get(&i))
-                    .map_or(0.0, |&v| f64::from(v))
-            };
+            if k == 0 {
+                return;
+            }
             let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
             par_flat_map(&chunks, |chunk| {
                 chunk

@@ -7,7 +7,7 @@ use ai2048_tables::{builtin, query_from_watched, Layout, ReachProgress, REACH_BY
 use anyhow::{anyhow, bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::tables::{bytes, custom_layout, read_boards, unmatched, write_answer};
+use super::tables::{bytes, custom_layout, read_boards, states_style, unmatched, write_answer};
 use crate::args::TablesSolveArgs;
 
 /// Runs `ai2048 tables solve`.
@@ -44,7 +44,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
             ReachProgress::Solving { solved, states } => {
                 if bar.length().is_none() {
                     bar.set_length(states);
-                    bar.set_style(solving_style());
+                    bar.set_style(states_style());
                     bar.reset_eta();
                 }
                 bar.set_position(solved);
@@ -88,12 +88,4 @@ fn progress(visible: bool) -> ProgressBar {
     }
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
-}
-
-fn solving_style() -> ProgressStyle {
-    ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {percent}% of {human_len} states solved, ETA {eta}",
-    )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar())
 }

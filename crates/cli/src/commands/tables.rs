@@ -316,14 +316,19 @@ fn bar(states: u64, visible: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(states), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
+    bar.set_style(states_style());
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// A bar of states solved, with its ETA: a build's, and a solve's once its states are
+/// found.
+pub(crate) fn states_style() -> ProgressStyle {
+    ProgressStyle::with_template(
         "{elapsed_precise} [{wide_bar}] {percent}% of {human_len} states, ETA {eta}",
     )
     .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
 }
 
 /// A table file's state in a word or two.
