@@ -318,6 +318,37 @@ impl Layout {
 }
 
 impl Layout {
+    /// Whether a player trusts this layout's table with `board` through some symmetry
+    /// ([`crate::Table::play_query`] answers it from the whole table): `None` if not,
+    /// else whether the board stands at the table's own stage through one of them
+    /// ([`crate::Query::own_stage`]). What a player without the table asks before it
+    /// solves the states the board reaches ([`crate::solve_from`]).
+    ///
+    /// ```
+    /// use ai2048_tables::Layout;
+    ///
+    /// let layout = Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 16)?;
+    /// // The block's 16 beside the moving cells: the table's own stage.
+    /// assert_eq!(layout.plays("4096 2048 1024 2/512 16 4 2/4 0 0 0/0 0 0 2".parse()?), Some(true));
+    /// // A 256 there: a stage above, where a 16 is a step on the way.
+    /// assert_eq!(layout.plays("4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?), Some(false));
+    /// // Two 256s side by side in the block could merge.
+    /// assert_eq!(layout.plays("4096 2048 1024 2/512 512 4 2/4 0 0 0/0 0 0 2".parse()?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn plays(&self, board: ai2048_engine::Board) -> Option<bool> {
+        let exps = board.exponents();
+        crate::pattern::Symmetry::ALL
+            .into_iter()
+            .filter_map(|sym| {
+                let image = crate::table::transform(&exps, sym);
+                (self.state_of(&image).is_some() && self.accepts(&image))
+                    .then(|| self.at_own_stage(&image))
+            })
+            .reduce(|a, b| a || b)
+    }
+
     /// Whether the image of a board (exponents in reading order, as the table sees
     /// them) is one a player trusts this table with: [`Layout::holds_block`] for a
     /// table with goals, [`Layout::chains`] for one without.

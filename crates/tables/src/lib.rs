@@ -9,8 +9,8 @@
 //!   memory or into a file that a stopped build goes on with.
 //! - [`builtin`], [`default_set`] and [`large_set`]: the formations the default player
 //!   makes, the tables built unless others are named, and those `--large` adds.
-//! - [`query_from`]: a table's answer for one board without the table, from only the
-//!   states the board reaches.
+//! - [`query_from`] and [`solve_from`]: a table's answer for one board without the
+//!   table, from only the states the board reaches, and a table of those states.
 //! - [`Table`]: a solved table, in memory or mapped from its file, and its answers for
 //!   real boards under the eight symmetries ([`Table::query`]).
 //! - [`Distiller`] and [`Distilled`]: the best moves of the states games meet most, in
@@ -90,7 +90,8 @@ pub use goal::{Goal, MAX_GOALS};
 pub use layout::{Layout, LayoutError, MAX_TARGET_EXPONENT, MIN_TARGET_EXPONENT};
 pub use pattern::{ParsePatternError, Pattern, Symmetry};
 pub use reach::{
-    query_from, query_from_watched, ReachError, ReachProgress, Reached, REACH_BYTES_PER_STATE,
+    query_from, query_from_watched, solve_from, ReachError, ReachProgress, Reached,
+    REACH_BYTES_PER_STATE,
 };
 pub use solve::{solve, FOUR_PROBABILITY};
 pub use table::{answer_rank, Query, Table, OWN_STAGE_FROM};

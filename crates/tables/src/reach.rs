@@ -15,7 +15,7 @@ use crate::layout::{units, Layout};
 use crate::moves::{empty_marks, Outcome};
 use crate::pattern::Symmetry;
 use crate::solve::{par_flat_map, Rules};
-use crate::table::{best_of, transform, Query};
+use crate::table::{best_of, transform, Query, Table};
 
 /// About how many bytes a solve from a board holds for each state it reaches, at its
 /// peak: the state itself, and its value in the layers being solved.
@@ -56,7 +56,7 @@ pub enum ReachProgress {
 /// A multiplicative hash of a state: its nibbles are already well spread, and the
 /// maps here hold hundreds of millions of them.
 #[derive(Default)]
-struct StateHasher(u64);
+pub(crate) struct StateHasher(u64);
 
 impl Hasher for StateHasher {
     fn finish(&self) -> u64 {
@@ -93,7 +93,9 @@ const CHUNK: usize = 4096;
 const BATCH: usize = 64;
 
 type States = HashSet<u64, BuildHasherDefault<StateHasher>>;
-type Values = HashMap<u64, f32, BuildHasherDefault<StateHasher>>;
+
+/// States' values by their indices in the table.
+pub(crate) type StateMap = HashMap<u64, f32, BuildHasherDefault<StateHasher>>;
 
 /// Each move's success probability from `board` in the world of `layout`, as
 /// [`crate::Table::query`] answers from the whole table (through the symmetry under
@@ -151,6 +153,35 @@ pub fn query_from_watched(
     max_states: u64,
     mut watch: impl FnMut(ReachProgress),
 ) -> Result<Option<Reached>, ReachError> {
+    let Some((roots, base)) = roots(layout, board) else {
+        return Ok(None);
+    };
+    let rules = Rules::new(layout);
+    let layers = reach(&rules, &roots, base, max_states, &mut watch)?;
+    let states = layers.iter().map(|l| l.len() as u64).sum();
+    let mut answers = Vec::new();
+    let mut solved = 0;
+    let visit = |layer: usize, size, value: &dyn Fn(u64) -> f64| {
+        watch(ReachProgress::Solving { solved, states });
+        solved += size;
+        for root in roots.iter().filter(|r| r.layer == layer as u64) {
+            let seen = rules.move_values(root.state, &value);
+            let own_stage = layout.at_own_stage(&root.image);
+            let query = Query::seen_through(root.sym, seen, own_stage);
+            answers.push((layout.index(root.state), query));
+        }
+    };
+    solve_back(&rules, layers, false, visit, |_, _| {});
+    watch(ReachProgress::Solving { solved, states });
+    // The answers in the order of the symmetries, as the whole table's query sees them.
+    answers.sort_by_key(|(_, q)| Symmetry::ALL.iter().position(|&s| s == q.symmetry));
+    Ok(best_of(answers.into_iter()).map(|(_, query)| Reached { query, states }))
+}
+
+/// The board as the table sees it through each symmetry under which it matches, each
+/// with its layer above the lowest one's, and that lowest layer; `None` if the board
+/// matches under no symmetry.
+fn roots(layout: &Layout, board: Board) -> Option<(Vec<Root>, u64)> {
     let exps = board.exponents();
     let mut roots: Vec<Root> = Symmetry::ALL
         .into_iter()
@@ -172,31 +203,11 @@ pub fn query_from_watched(
             })
         })
         .collect();
-    let Some(base) = roots.iter().map(|r| r.layer).min() else {
-        return Ok(None);
-    };
+    let base = roots.iter().map(|r| r.layer).min()?;
     for root in &mut roots {
         root.layer -= base;
     }
-    let rules = Rules::new(layout);
-    let layers = reach(&rules, &roots, base, max_states, &mut watch)?;
-    let states = layers.iter().map(|l| l.len() as u64).sum();
-    let mut answers = Vec::new();
-    let mut solved = 0;
-    solve_back(&rules, layers, |layer, size, value| {
-        watch(ReachProgress::Solving { solved, states });
-        solved += size;
-        for root in roots.iter().filter(|r| r.layer == layer as u64) {
-            let seen = rules.move_values(root.state, &value);
-            let own_stage = layout.at_own_stage(&root.image);
-            let query = Query::seen_through(root.sym, seen, own_stage);
-            answers.push((layout.index(root.state), query));
-        }
-    });
-    watch(ReachProgress::Solving { solved, states });
-    // The answers in the order of the symmetries, as the whole table's query sees them.
-    answers.sort_by_key(|(_, q)| Symmetry::ALL.iter().position(|&s| s == q.symmetry));
-    Ok(best_of(answers.into_iter()).map(|(_, query)| Reached { query, states }))
+    Some((roots, base))
 }
 
 /// The states the roots reach, by layer from the lowest root's (`base`) up: each layer
@@ -277,25 +288,27 @@ fn successors(rules: &Rules<'_>, b: u64, out: &mut Vec<(usize, u64)>) {
 
 /// Solves the layers from the top down, each from the two above it (by the states'
 /// indices in the table), calling `visit` before each with the layer, its size and the
-/// values of the two layers above it, which a root of that layer's moves lead to. The
-/// lowest layer, which holds only roots, is visited and not solved: no answer needs
-/// its values.
+/// values of the two layers above it, which a root of that layer's moves lead to, and
+/// `solved` after each with its states and their values. The lowest layer, which holds
+/// only roots, is solved only if `lowest`: an answer needs only the values above it.
 fn solve_back(
     rules: &Rules<'_>,
     mut layers: Vec<Vec<u64>>,
+    lowest: bool,
     mut visit: impl FnMut(usize, u64, &dyn Fn(u64) -> f64),
+    mut solved: impl FnMut(&[u64], &[f32]),
 ) {
-    let mut above: [Values; 2] = [Values::default(), Values::default()];
+    let mut above: [StateMap; 2] = [StateMap::default(), StateMap::default()];
     while let Some(layer) = layers.pop() {
         let k = layers.len();
-        let solved: Vec<f32> = {
+        let values: Vec<f32> = {
             let value = |i: u64| -> f64 {
                 let v = above[0].get(&i).or_else(|| above[1].get(&i));
                 debug_assert!(v.is_some(), "a reached state's successor was not reached");
                 v.map_or(0.0, |&v| f64::from(v))
             };
             visit(k, layer.len() as u64, &value);
-            if k == 0 {
+            if k == 0 && !lowest {
                 return;
             }
             let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
@@ -306,13 +319,70 @@ fn solve_back(
                     .collect()
             })
         };
-        let mut values = Values::default();
-        values.reserve(layer.len());
-        for (&b, v) in layer.iter().zip(solved) {
-            values.insert(rules.layout.index(b), v);
+        solved(&layer, &values);
+        let mut map = StateMap::default();
+        map.reserve(layer.len());
+        for (&b, v) in layer.iter().zip(values) {
+            map.insert(rules.layout.index(b), v);
         }
-        above[1] = std::mem::replace(&mut above[0], values);
+        above[1] = std::mem::replace(&mut above[0], map);
     }
+}
+
+/// A table of only the states `board` reaches in the world of `layout`, through every
+/// symmetry under which it matches: it answers `board`, and every board its moves and
+/// spawns lead to that stays in the world, as the whole table does (the same values,
+/// solved the same way), and no other ([`Table::states_held`]). `Ok(None)` if the board
+/// matches the table under no symmetry.
+///
+/// What a player without the table solves where it needs it: once a step is under way,
+/// what is left of it is a small part of the table ([`query_from`] answers one board in
+/// less memory, keeping two layers at a time).
+///
+/// ```
+/// use ai2048_engine::Board;
+/// use ai2048_tables::{solve_from, Layout, Table};
+///
+/// let layout = Layout::new("xxxx/xxxx/xx../..tt".parse()?, 32)?;
+/// let board: Board = "4096 2048 1024 512/64 128 256 512/8192 16384 4 0/0 2 8 0".parse()?;
+/// let part = solve_from(&layout, board, 1_000_000)?.expect("the board matches");
+/// let whole = Table::solve(layout);
+/// assert_eq!(part.query(board), whole.query(board));
+/// assert!(part.states_held() < whole.states_held());
+/// // A board the first one does not lead to (its 4 is gone): not held.
+/// let other: Board = "4096 2048 1024 512/64 128 256 512/8192 16384 0 0/0 2 8 0".parse()?;
+/// assert_eq!(part.query(other), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`query_from`]. A solve takes about 32 bytes a state at its peak, three times
+/// what [`query_from`] takes ([`REACH_BYTES_PER_STATE`]), for it keeps every value.
+pub fn solve_from(
+    layout: &Layout,
+    board: Board,
+    max_states: u64,
+) -> Result<Option<Table>, ReachError> {
+    let Some((roots, base)) = roots(layout, board) else {
+        return Ok(None);
+    };
+    let rules = Rules::new(layout);
+    let layers = reach(&rules, &roots, base, max_states, &mut |_| {})?;
+    let mut values = StateMap::default();
+    values.reserve(layers.iter().map(Vec::len).sum());
+    solve_back(
+        &rules,
+        layers,
+        true,
+        |_, _, _| {},
+        |states, solved| {
+            for (&b, &v) in states.iter().zip(solved) {
+                values.insert(layout.index(b), v);
+            }
+        },
+    );
+    Ok(Some(Table::partial(layout.clone(), values)))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use ai2048_engine::{Board, Dir};
 use crate::file::{check_crc, header_len, read_finished_header, Encoding, Header, TableFileError};
 use crate::layout::Layout;
 use crate::pattern::Symmetry;
+use crate::reach::StateMap;
 use crate::solve::Rules;
 
 /// Where a table's values live.
@@ -15,6 +16,8 @@ enum Values {
     /// Mapped from a file: the whole file, header included, and where the values start.
     #[cfg(not(target_arch = "wasm32"))]
     Mapped(memmap2::Mmap, Encoding, usize),
+    /// Some states only, by index: those a board reaches ([`crate::solve_from`]).
+    Partial(StateMap),
 }
 
 /// A solved endgame table: every state's success probability.
@@ -177,10 +180,29 @@ impl Table {
         })
     }
 
+    /// A table of some states only, by index, whose every state's successors are
+    /// among them: it answers only a board whose state it holds.
+    pub(crate) fn partial(layout: Layout, values: StateMap) -> Table {
+        Table {
+            layout,
+            values: Values::Partial(values),
+        }
+    }
+
     /// The table's layout: its pattern, target and states.
     #[must_use]
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// How many states the table holds: all of its layout's, or for a table solved
+    /// from a board ([`crate::solve_from`]) those the board reaches.
+    #[must_use]
+    pub fn states_held(&self) -> u64 {
+        match &self.values {
+            Values::Partial(m) => m.len() as u64,
+            _ => self.layout.len(),
+        }
     }
 
     /// The value of the state with index `i`.
@@ -193,7 +215,25 @@ impl Table {
                 let at = start + encoding.width() * i as usize;
                 f64::from(encoding.get(&m[at..]))
             }
+            Values::Partial(m) => m.get(&i).map_or(0.0, |&v| f64::from(v)),
         }
+    }
+
+    /// Whether the table holds the state with index `i` (a whole table holds all).
+    #[inline]
+    fn holds(&self, i: u64) -> bool {
+        match &self.values {
+            Values::Partial(m) => m.contains_key(&i),
+            _ => true,
+        }
+    }
+
+    /// The index of `image`'s state, if the table holds it.
+    #[inline]
+    fn held(&self, image: &[u8; 16]) -> Option<(u64, u64)> {
+        let state = self.layout.state_of(image)?;
+        let index = self.layout.index(state);
+        self.holds(index).then_some((state, index))
     }
 
     /// The success probability the table holds for `board` as it stands (its best
@@ -202,8 +242,8 @@ impl Table {
     pub fn value(&self, board: Board) -> Option<f64> {
         let exps = board.exponents();
         Symmetry::ALL.into_iter().find_map(|sym| {
-            let state = self.layout.state_of(&transform(&exps, sym))?;
-            Some(self.at(self.layout.index(state)))
+            let (_, index) = self.held(&transform(&exps, sym))?;
+            Some(self.at(index))
         })
     }
 
@@ -337,16 +377,19 @@ impl Table {
             .into_iter()
             .filter_map(|sym| {
                 let image = transform(&exps, sym);
-                let state = layout.state_of(&image)?;
+                layout.state_of(&image)?;
                 if !goals {
-                    return layout.chains(&image).then(|| self.at(layout.index(state)));
+                    return layout
+                        .chains(&image)
+                        .then(|| self.held(&image).map(|(_, i)| self.at(i)))
+                        .flatten();
                 }
                 if !layout.block_fits(&image) {
                     None
                 } else if layout.meets_goal(&image) {
                     Some(1.0)
                 } else {
-                    Some(self.at(layout.index(state)))
+                    self.held(&image).map(|(_, i)| self.at(i))
                 }
             })
             .reduce(f64::max)
@@ -362,14 +405,14 @@ impl Table {
         let exps = board.exponents();
         Symmetry::ALL.into_iter().filter_map(move |sym| {
             let image = transform(&exps, sym);
-            let state = self.layout.state_of(&image)?;
+            let (state, index) = self.held(&image)?;
             if !accept(&image) {
                 return None;
             }
             let rules = Rules::new(&self.layout);
             let seen = rules.move_values(state, &|i: u64| self.at(i));
             let query = Query::seen_through(sym, seen, self.layout.at_own_stage(&image));
-            Some((self.layout.index(state), query))
+            Some((index, query))
         })
     }
 }
@@ -401,6 +444,7 @@ impl std::fmt::Debug for Table {
             .field("pattern", &self.layout.pattern().to_string())
             .field("target", &self.layout.target())
             .field("states", &self.layout.len())
+            .field("held", &self.states_held())
             .finish()
     }
 }

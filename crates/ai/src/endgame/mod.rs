@@ -14,7 +14,8 @@
 //! [`WithTables`]). Where no full table answers, a distilled table
 //! ([`ai2048_tables::Distilled`]: the tables' moves for the states games met most)
 //! answers with its move if it kept the board's state; the library embeds one when
-//! the build finds `tables/distilled.dt` ([`builtin_distilled`]).
+//! the build finds `tables/distilled.dt` ([`builtin_distilled`]). A table not built
+//! may be solved in play, once a step is far enough along ([`OnTheFly`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,11 +28,13 @@ use crate::{Player, SearchLimits, SearchResult, TableUse};
 
 mod builtin;
 mod leaves;
+mod solving;
 
 pub use builtin::{
     builtin_distilled, builtin_distilled_len, install_builtin_distilled, BUILTIN_DISTILLED,
 };
 pub use leaves::TableLeaves;
+pub use solving::{OnTheFly, SolveStats};
 
 /// A set of solved tables, and of distilled ones ([`Distilled`]: the tables' moves
 /// for the states games meet most), shared by every player and thread of a process.
@@ -197,7 +200,7 @@ impl EndgameTables {
     /// is, else the likeliest.
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
-        self.best_of(board, false, ai2048_tables::OWN_STAGE_FROM)
+        self.best_of(board, false, ai2048_tables::OWN_STAGE_FROM, None)
     }
 
     /// The largest success probability the full tables of the set (those with goals
@@ -228,12 +231,21 @@ impl EndgameTables {
     }
 
     /// As [`EndgameTables::best`], among the tables with goals alone if `goals_only`,
-    /// an answer at its own stage first from a target of `own_from` on.
-    fn best_of(&self, board: Board, goals_only: bool, own_from: u32) -> Option<TableMove> {
+    /// an answer at its own stage first from a target of `own_from` on, and among the
+    /// tables `solved` in play as well.
+    fn best_of(
+        &self,
+        board: Board,
+        goals_only: bool,
+        own_from: u32,
+        solved: Option<&OnTheFly>,
+    ) -> Option<TableMove> {
         let mut best: Option<(TableMove, (bool, f64))> = None;
         let tables = self
             .tables
             .iter()
+            .map(|(n, t)| (n.as_str(), t))
+            .chain(solved.into_iter().flat_map(OnTheFly::tables))
             .filter(|(_, t)| !goals_only || t.layout().pattern().has_goals());
         for (name, table) in tables {
             let Some(query) = table.play_query(board) else {
@@ -246,7 +258,7 @@ impl EndgameTables {
             let key = ai2048_tables::answer_rank(query.own_stage, target, probability, own_from);
             if best.as_ref().is_none_or(|b| key > b.1) {
                 let answer = TableMove {
-                    table: name.clone(),
+                    table: name.to_owned(),
                     dir,
                     probability,
                     moves: query.moves,
@@ -393,6 +405,7 @@ pub struct WithTables {
     from: u32,
     goals_only: bool,
     own_from: u32,
+    solving: Option<OnTheFly>,
     table_moves: u64,
 }
 
@@ -414,6 +427,7 @@ impl WithTables {
             from: 0,
             goals_only: false,
             own_from: ai2048_tables::OWN_STAGE_FROM,
+            solving: None,
             table_moves: 0,
         }
     }
@@ -463,6 +477,22 @@ impl WithTables {
         }
     }
 
+    /// The same player, solving in play the tables of `solving` as it needs them,
+    /// besides those of its set (see [`OnTheFly`]).
+    #[must_use]
+    pub fn solving(self, solving: OnTheFly) -> WithTables {
+        WithTables {
+            solving: Some(solving),
+            ..self
+        }
+    }
+
+    /// What the tables solved in play have cost this player so far, if it solves any.
+    #[must_use]
+    pub fn solve_stats(&self) -> Option<SolveStats> {
+        self.solving.as_ref().map(OnTheFly::stats)
+    }
+
     /// How many moves of this player came from a table since it was made.
     #[must_use]
     pub fn table_moves(&self) -> u64 {
@@ -478,7 +508,14 @@ impl Player for WithTables {
     fn search(&mut self, board: Board, limits: &SearchLimits) -> SearchResult {
         let start = Instant::now();
         let answer = (board.max_tile() >= self.from)
-            .then(|| self.tables.best_of(board, self.goals_only, self.own_from))
+            .then(|| {
+                if let Some(solving) = &mut self.solving {
+                    solving.prepare(board);
+                }
+                let solved = self.solving.as_ref();
+                self.tables
+                    .best_of(board, self.goals_only, self.own_from, solved)
+            })
             .flatten();
         if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
             self.table_moves += 1;
@@ -500,6 +537,9 @@ impl Player for WithTables {
     }
 
     fn new_game(&mut self) {
+        if let Some(solving) = &mut self.solving {
+            solving.new_game();
+        }
         self.inner.new_game();
     }
 
@@ -565,6 +605,117 @@ mod tests {
             assert_eq!(p.search(unsure, &limits).dir, Some(Dir::Up));
             // Up moves nothing on `chain`: the table overrules it, whatever the slack.
             assert_eq!(p.search(chain, &limits).dir, Some(Dir::Left));
+        }
+    }
+
+    /// A player with `tables`, solving in play the table of `solve` (a layout and the
+    /// most states a solve may reach), if any; its searches always answer up.
+    fn solving_player(tables: Arc<EndgameTables>, solve: Option<(Layout, u64)>) -> WithTables {
+        let player = WithTables::new(Box::new(Always(Dir::Up)), tables, 0.0, 0.0);
+        match solve {
+            Some((layout, max)) => {
+                player.solving(OnTheFly::new(vec![("block-8".to_owned(), layout)], max))
+            }
+            None => player,
+        }
+    }
+
+    /// Plays games of seeds `seeds` from `start` until its tiles sum 256 more, with `play`'s moves,
+    /// asking `other` the same boards, and gives what each answered on each board.
+    fn play_beside(
+        play: &mut WithTables,
+        other: &mut WithTables,
+        start: Board,
+        seeds: std::ops::Range<u64>,
+    ) -> Vec<(Board, SearchResult, SearchResult)> {
+        use ai2048_engine::{Game, Rules, SpawnStream};
+        let limits = SearchLimits::default();
+        let mut seen = Vec::new();
+        for seed in seeds {
+            let rules = Rules::default();
+            let mut game = Game::from_board(seed, rules, SpawnStream::Sequential, start).unwrap();
+            play.new_game();
+            other.new_game();
+            while !game.is_over() && game.board().tile_sum() < start.tile_sum() + 256 {
+                let board = game.board();
+                let a = play.search(board, &limits);
+                let b = other.search(board, &limits);
+                let dir = a.dir.filter(|&d| board.can_move(d));
+                seen.push((board, a, b));
+                let Some(dir) = dir.or_else(|| Dir::ALL.into_iter().find(|&d| board.can_move(d)))
+                else {
+                    break;
+                };
+                game.play(dir);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn a_table_solved_in_play_answers_as_the_built_one() {
+        let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
+        let layout = Layout::new(pattern.parse().unwrap(), 8).unwrap();
+        let built = Arc::new(EndgameTables::new(vec![(
+            "block-8".to_owned(),
+            Table::solve(layout.clone()),
+        )]));
+        let none = Arc::new(EndgameTables::default());
+        let mut with_built = solving_player(built, None);
+        let mut with_solving = solving_player(none, Some((layout, u64::MAX)));
+        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 2 2"
+            .parse()
+            .unwrap();
+        let seen = play_beside(&mut with_built, &mut with_solving, start, 0..3);
+        let mut answered = 0;
+        for (board, a, b) in &seen {
+            assert_eq!(
+                (a.dir, a.table, a.value),
+                (b.dir, b.table, b.value),
+                "{board:?}"
+            );
+            answered += u32::from(a.table != TableUse::None);
+        }
+        assert!(
+            answered > 10,
+            "the table answered {answered} boards: a weak check"
+        );
+        let stats = with_solving.solve_stats().unwrap();
+        assert!(stats.solved >= 3 && stats.refused == 0, "{stats:?}");
+    }
+
+    #[test]
+    fn a_solve_past_its_limit_waits_until_the_step_is_further_along() {
+        let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
+        let layout = Layout::new(pattern.parse().unwrap(), 8).unwrap();
+        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 2 2"
+            .parse()
+            .unwrap();
+        let all = ai2048_tables::solve_from(&layout, start, u64::MAX)
+            .unwrap()
+            .unwrap();
+        let none = || Arc::new(EndgameTables::default());
+        let mut limited = solving_player(none(), Some((layout.clone(), all.states_held() / 4)));
+        let mut unlimited = solving_player(none(), Some((layout, u64::MAX)));
+        let seen = play_beside(&mut unlimited, &mut limited, start, 0..1);
+        let (_, first, refused) = &seen[0];
+        assert_ne!(first.table, TableUse::None);
+        assert_eq!(
+            refused.table,
+            TableUse::None,
+            "the start reaches too many states"
+        );
+        let stats = limited.solve_stats().unwrap();
+        assert!(stats.refused >= 1 && stats.solved >= 1, "{stats:?}");
+        // Once it solved, it answers as the player without a limit.
+        let later = seen
+            .iter()
+            .position(|(_, _, b)| b.table != TableUse::None)
+            .unwrap();
+        for (board, a, b) in &seen[later..] {
+            if b.table != TableUse::None {
+                assert_eq!((a.dir, a.value), (b.dir, b.value), "{board:?}");
+            }
         }
     }
 
@@ -638,11 +789,11 @@ mod tests {
             "t16",
             "two 8s are likelier than two 16s"
         );
-        let own = tables.best_of(at_32, false, 32).unwrap();
+        let own = tables.best_of(at_32, false, 32, None).unwrap();
         assert_eq!((own.table.as_str(), own.own_stage), ("t32", true));
         // Where its target is below the tile the rank asks for, the likeliest decides.
         for own_from in [64, 131_072] {
-            let answer = tables.best_of(at_32, false, own_from).unwrap();
+            let answer = tables.best_of(at_32, false, own_from, None).unwrap();
             assert_eq!(answer.table, "t16", "{own_from}");
         }
         let default = tables.best(at_32).unwrap().table;
@@ -652,7 +803,7 @@ mod tests {
         let at_64: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 2 0/0 2 0 0"
             .parse()
             .unwrap();
-        let answer = tables.best_of(at_64, false, 2).unwrap();
+        let answer = tables.best_of(at_64, false, 2, None).unwrap();
         let (p, name) = likeliest(at_64);
         assert_eq!(
             (answer.table, answer.probability, answer.own_stage),

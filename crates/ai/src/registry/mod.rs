@@ -80,12 +80,17 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
         Recipe::Replica(config) => Box::new(Replica::new(config)),
     };
     Ok(match tables {
-        Some(t) => Box::new(
-            WithTables::new(player, t.tables, t.min, t.slack)
+        Some(t) => {
+            let solving = t.solving();
+            let with = WithTables::new(player, t.tables, t.min, t.slack)
                 .from_tile(t.from)
                 .goals_only(t.goals_only)
-                .own_stage_from(t.own_from),
-        ),
+                .own_stage_from(t.own_from);
+            Box::new(match solving {
+                Some(s) => with.solving(s),
+                None => with,
+            })
+        }
         None => player,
     })
 }

@@ -1,7 +1,7 @@
 //! The `tables`, `tables-min`, `tables-slack`, `tables-from`, `tables-goals`,
-//! `tables-leaves` and `tables-own-from` options, which every player takes: which
-//! endgame tables a player consults, from which tile on, how far it trusts them, and
-//! which of them decides.
+//! `tables-leaves`, `tables-own-from` and `tables-solve` options, which every player
+//! takes: which endgame tables a player consults, from which tile on, how far it trusts
+//! them, which of them decides, and which it solves in play.
 
 use std::sync::Arc;
 
@@ -12,7 +12,7 @@ use super::options::{parse_option, tile_option, weight_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
-pub(crate) const OPTIONS: [&str; 7] = [
+pub(crate) const OPTIONS: [&str; 8] = [
     "tables",
     "tables-min",
     "tables-slack",
@@ -20,6 +20,7 @@ pub(crate) const OPTIONS: [&str; 7] = [
     "tables-goals",
     "tables-leaves",
     "tables-own-from",
+    "tables-solve",
 ];
 
 /// The tables `spec` asks for, with the probability from which to play their moves:
@@ -35,6 +36,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let leaves = weight_option(spec, "tables-leaves")?;
     let own_from =
         tile_option(spec, "tables-own-from")?.map_or(ai2048_tables::OWN_STAGE_FROM, |e| 1 << e);
+    let solve = parse_option::<u64>(spec, "tables-solve", "a number of states")?.unwrap_or(0);
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
     } else {
@@ -53,6 +55,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         goals_only,
         leaves,
         own_from,
+        solve,
     }))
 }
 
@@ -95,6 +98,24 @@ pub(crate) struct TablesUse {
     /// From which table target on an answer at its table's own stage ranks first (see
     /// [`ai2048_tables::answer_rank`]).
     pub(crate) own_from: u32,
+    /// At most how many states a table solved in play may take, 0 for none solved.
+    pub(crate) solve: u64,
+}
+
+impl TablesUse {
+    /// The tables to solve in play: those of the default set that the set lacks.
+    pub(crate) fn solving(&self) -> Option<crate::endgame::OnTheFly> {
+        if self.solve == 0 {
+            return None;
+        }
+        let have: Vec<&str> = self.tables.names().collect();
+        let missing = ai2048_tables::default_set()
+            .into_iter()
+            .filter(|b| !have.contains(&b.name.as_str()))
+            .map(|b| (b.name, b.layout))
+            .collect();
+        Some(crate::endgame::OnTheFly::new(missing, self.solve))
+    }
 }
 
 /// Option `key` as a probability, `default` when absent.
@@ -178,6 +199,7 @@ mod tests {
             "expectimax:tables=off",
             "expectimax:tables=off,tables-leaves=0.5",
             "expectimax:tables=off,tables-own-from=131072",
+            "expectimax:tables=off,tables-solve=1000000",
         ] {
             assert!(check_player(&spec(ok)).is_ok(), "{ok}");
         }
@@ -201,6 +223,8 @@ mod tests {
                 "inf is not a weight of 0 or more",
             ),
             ("greedy:tables-leaves=much", "a weight of 0 or more"),
+            ("greedy:tables-solve=lots", "is not a number of states"),
+            ("greedy:tables-solve=-5", "is not a number of states"),
         ] {
             let err = create_player(&spec(bad), 0).err().unwrap().to_string();
             assert!(err.contains(message), "{bad}: {err}");
