@@ -663,7 +663,7 @@ mod tests {
         let none = Arc::new(EndgameTables::default());
         let mut with_built = solving_player(built, None);
         let mut with_solving = solving_player(none, Some((layout, u64::MAX)));
-        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 2 2"
+        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 4 2"
             .parse()
             .unwrap();
         let seen = play_beside(&mut with_built, &mut with_solving, start, 0..3);
@@ -688,7 +688,7 @@ mod tests {
     fn a_solve_past_its_limit_waits_until_the_step_is_further_along() {
         let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
         let layout = Layout::new(pattern.parse().unwrap(), 8).unwrap();
-        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 2 2"
+        let start: Board = "4096 2048 1024 0/512 8 0 0/0 0 0 0/0 0 4 2"
             .parse()
             .unwrap();
         let all = ai2048_tables::solve_from(&layout, start, u64::MAX)
