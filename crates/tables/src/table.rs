@@ -228,7 +228,7 @@ impl Table {
         }
     }
 
-    /// The index of `image`'s state, if the table holds it.
+    /// The state of `image` and its index, if the table holds it.
     #[inline]
     fn held(&self, image: &[u8; 16]) -> Option<(u64, u64)> {
         let state = self.layout.state_of(image)?;

@@ -5,7 +5,8 @@
 //!
 //! A table's value for a state depends only on the tiles in its moving cells, not on
 //! the block's, so what is solved in one step answers the same arrangements in any
-//! other; it is kept until the next solve of the same table replaces it.
+//! other; it is kept until the next solve of the same table replaces it, or a new game
+//! starts.
 
 use ai2048_engine::Board;
 use ai2048_tables::{solve_from, Layout, Table};
