@@ -171,7 +171,7 @@ pub fn query_from_watched(
             answers.push((layout.index(root.state), query));
         }
     };
-    solve_back(&rules, layers, false, visit, |_, _| {});
+    solve_back(&rules, layers, false, visit);
     watch(ReachProgress::Solving { solved, states });
     // The answers in the order of the symmetries, as the whole table's query sees them.
     answers.sort_by_key(|(_, q)| Symmetry::ALL.iter().position(|&s| s == q.symmetry));
@@ -288,28 +288,36 @@ fn successors(rules: &Rules<'_>, b: u64, out: &mut Vec<(usize, u64)>) {
 
 /// Solves the layers from the top down, each from the two above it (by the states'
 /// indices in the table), calling `visit` before each with the layer, its size and the
-/// values of the two layers above it, which a root of that layer's moves lead to, and
-/// `solved` after each with its states and their values. The lowest layer, which holds
-/// only roots, is solved only if `lowest`: an answer needs only the values above it.
+/// values of the two layers above it, which a root of that layer's moves lead to. With
+/// `keep`, every layer is solved and every value kept, in the map returned; without,
+/// only the two layers above the one being solved are held, and the lowest layer, which
+/// holds only roots, is not solved: an answer needs only the values above it.
 fn solve_back(
     rules: &Rules<'_>,
     mut layers: Vec<Vec<u64>>,
-    lowest: bool,
+    keep: bool,
     mut visit: impl FnMut(usize, u64, &dyn Fn(u64) -> f64),
-    mut solved: impl FnMut(&[u64], &[f32]),
-) {
+) -> StateMap {
+    let mut all = StateMap::default();
+    if keep {
+        all.reserve(layers.iter().map(Vec::len).sum());
+    }
     let mut above: [StateMap; 2] = [StateMap::default(), StateMap::default()];
     while let Some(layer) = layers.pop() {
         let k = layers.len();
         let values: Vec<f32> = {
             let value = |i: u64| -> f64 {
-                let v = above[0].get(&i).or_else(|| above[1].get(&i));
+                let v = if keep {
+                    all.get(&i)
+                } else {
+                    above[0].get(&i).or_else(|| above[1].get(&i))
+                };
                 debug_assert!(v.is_some(), "a reached state's successor was not reached");
                 v.map_or(0.0, |&v| f64::from(v))
             };
             visit(k, layer.len() as u64, &value);
-            if k == 0 && !lowest {
-                return;
+            if k == 0 && !keep {
+                return all;
             }
             let chunks: Vec<&[u64]> = layer.chunks(CHUNK).collect();
             par_flat_map(&chunks, |chunk| {
@@ -319,14 +327,18 @@ fn solve_back(
                     .collect()
             })
         };
-        solved(&layer, &values);
-        let mut map = StateMap::default();
-        map.reserve(layer.len());
+        let map = if keep {
+            &mut all
+        } else {
+            above[1] = std::mem::take(&mut above[0]);
+            above[0].reserve(layer.len());
+            &mut above[0]
+        };
         for (&b, v) in layer.iter().zip(values) {
             map.insert(rules.layout.index(b), v);
         }
-        above[1] = std::mem::replace(&mut above[0], map);
     }
+    all
 }
 
 /// A table of only the states `board` reaches in the world of `layout`, through every
@@ -369,19 +381,7 @@ pub fn solve_from(
     };
     let rules = Rules::new(layout);
     let layers = reach(&rules, &roots, base, max_states, &mut |_| {})?;
-    let mut values = StateMap::default();
-    values.reserve(layers.iter().map(Vec::len).sum());
-    solve_back(
-        &rules,
-        layers,
-        true,
-        |_, _, _| {},
-        |states, solved| {
-            for (&b, &v) in states.iter().zip(solved) {
-                values.insert(layout.index(b), v);
-            }
-        },
-    );
+    let values = solve_back(&rules, layers, true, |_, _, _| {});
     Ok(Some(Table::partial(layout.clone(), values)))
 }
 
