@@ -500,3 +500,70 @@ fn the_carousel_starts_games_from_its_pools_and_the_file_keeps_them() {
     assert_eq!(part.carousel(), whole.carousel());
     assert_eq!(part.weights(), whole.weights());
 }
+
+/// A player that plays the first legal move of a fixed order, counting the boards it is
+/// asked about and the games it is told of.
+struct FixedOrder {
+    asked: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    games: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl ai2048_ai::Player for FixedOrder {
+    fn name(&self) -> &str {
+        "fixed order"
+    }
+
+    fn search(&mut self, board: ai2048_engine::Board, _: &SearchLimits) -> ai2048_ai::SearchResult {
+        use ai2048_engine::Dir;
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = [Dir::Up, Dir::Left, Dir::Right, Dir::Down]
+            .into_iter()
+            .find(|&d| board.shift(d) != board);
+        ai2048_ai::SearchResult {
+            dir,
+            ..ai2048_ai::SearchResult::default()
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.games
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_policy_plays_the_training_games_and_the_network_learns_its_values() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let (asked, games) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let (a, g) = (Arc::clone(&asked), Arc::clone(&games));
+    let trainer = Trainer::new(td()).with_policy(Arc::new(move || {
+        Box::new(FixedOrder {
+            asked: Arc::clone(&a),
+            games: Arc::clone(&g),
+        })
+    }));
+    let mut net = small();
+    let moves = AtomicU64::new(0);
+    let played = trainer.train(&mut net, 5, &|| true, &|game| {
+        moves.fetch_add(game.moves, Ordering::Relaxed);
+    });
+    assert_eq!(played, 5);
+    assert_eq!(games.load(Ordering::Relaxed), 5, "told of every game");
+    // Every move is the player's, and each game ends where it has none.
+    let moves = moves.into_inner();
+    assert_eq!(asked.load(Ordering::Relaxed), moves + 5);
+    // The order up, left, right plays far shorter games than the network would learn
+    // to, and the network values what it plays: boards early in its games above 0.
+    assert!(moves > 5 * 20, "{moves}");
+    assert!(net.weights().iter().any(|&w| w > 0.0));
+
+    // Without the policy the network plays its own moves: other games.
+    let mut own = small();
+    let own_moves = AtomicU64::new(0);
+    Trainer::new(td()).train(&mut own, 5, &|| true, &|game| {
+        own_moves.fetch_add(game.moves, Ordering::Relaxed);
+    });
+    assert_ne!(own_moves.into_inner(), moves);
+}

@@ -612,6 +612,13 @@ pub struct TrainArgs {
     /// slower a move. At most 2.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub search: u32,
+    /// Play the training games with this player's moves, not the network's own (as
+    /// expectimax:depth=3, which with the endgame tables built is the formation
+    /// player): the network learns the score that player goes on to make from each of
+    /// its afterstates, to judge its leaves by (blend-network=FILE). The player's
+    /// options say how it plays, its depth among them. Not with --search.
+    #[arg(long, value_name = "PLAYER", conflicts_with = "search")]
+    pub policy: Option<String>,
     /// Carousel shaping (Jaśkowski 2018): keep, for each of these stages (sums of a
     /// board's distinct tiles, as --stages: 16384,24576,32768), a pool of positions
     /// where training games entered it, and start the games in turn anew and from each

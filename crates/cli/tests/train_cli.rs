@@ -649,3 +649,44 @@ fn networks_join_into_stages() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+#[test]
+fn a_policy_plays_the_training_games() {
+    let out = temp_path("policy");
+    let again = temp_path("policy-again");
+    let own = temp_path("policy-own");
+    let policy = ["--policy", "greedy:eval=simple"];
+    let stdout = train(&out, "3", &policy);
+    assert!(
+        stdout.contains(", the moves of greedy:eval=simple,"),
+        "{stdout}"
+    );
+    // On one thread the same games, the same network; without the policy, other games.
+    train(&again, "3", &policy);
+    train(&own, "3", &[]);
+    let weights = |p: &Path| NTupleNetwork::load(p).expect("written").weights();
+    assert!(
+        weights(&out) == weights(&again),
+        "the same games, the same weights"
+    );
+    assert!(weights(&out) != weights(&own), "the network's own games");
+    for p in [&out, &again, &own] {
+        let _ = std::fs::remove_file(p);
+    }
+
+    let fresh = temp_path("policy-bad");
+    for (more, message) in [
+        (&["--policy", "nope"][..], "unknown player"),
+        (
+            &["--policy", "greedy", "--search", "1"],
+            "cannot be used with",
+        ),
+        (
+            &["--policy", "expectimax:depth=1,tables=/no/such/folder.dt"],
+            "--policy",
+        ),
+    ] {
+        train_fails(&fresh, more, message);
+        assert!(!fresh.exists(), "{more:?}");
+    }
+}

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use ai2048_ai::check_player;
 use ai2048_ai::eval::Evaluator;
 use ai2048_ai::ntuple::{
-    best_afterstate, check_initial_value, parse_tuples, Learning, NTupleNetwork, Restart, Stages,
-    TrainConfig, Trainer,
+    best_afterstate, check_initial_value, parse_tuples, player_policy, Learning, NTupleNetwork,
+    Restart, Stages, TrainConfig, Trainer,
 };
 use ai2048_bench::PoolGames;
 use ai2048_engine::PlayableBoard;
@@ -162,13 +162,16 @@ impl PyNetwork {
     /// --pools-by``), played on ``threads`` threads and seeded from ``seed`` and the
     /// games trained so far (apart from the training games' seeds), so that stages
     /// the network's own games do not yet reach have positions to start from; Ctrl-C
-    /// there stops before any training, the pools unchanged.
+    /// there stops before any training, the pools unchanged. ``policy`` (a player, such
+    /// as ``"expectimax:depth=3"``) plays the training games' moves instead of the
+    /// network (as ``ai2048 train --policy``): the network learns the values of that
+    /// player's positions; ``search`` must then be 0.
     ///
     /// Returns the games' outcomes as a dict of lists, ``score``, ``max_tile`` and
     /// ``moves``, in the order they ended: the learning curve. The GIL is released
     /// while training; Ctrl-C stops it between games, and the games trained so far
     /// stay learned.
-    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, search = 0, carousel = None, pools_by = None, pool_games = 1000))]
+    #[pyo3(signature = (games, *, learning = None, alpha = None, seed = 0, start_tiles = 2, p4 = 0.1, threads = 1, restart = None, steps = 1, lambda_ = 0.0, backward = false, search = 0, carousel = None, pools_by = None, pool_games = 1000, policy = None))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn train<'py>(
         &self,
@@ -188,6 +191,7 @@ impl PyNetwork {
         carousel: Option<&str>,
         pools_by: Option<&str>,
         pool_games: u64,
+        policy: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let asked = learning
             .map(str::parse::<Learning>)
@@ -217,13 +221,26 @@ impl PyNetwork {
             };
             value_error(e.message(name))
         })?;
+        if policy.is_some() && search > 0 {
+            return Err(value_error(
+                "policy plays the training games' moves: search must be 0 with it",
+            ));
+        }
+        let policy = policy
+            .map(|text| {
+                player_policy(&spec_of(text, None, None)?, seed).map_err(|e| player_error(&e))
+            })
+            .transpose()?;
         if let Some(text) = carousel {
             self.go_round(text)?;
         }
         if let Some(player) = pools_by {
             self.fill_pools(py, player, pool_games, &config)?;
         }
-        let trainer = Trainer::new(config);
+        let mut trainer = Trainer::new(config);
+        if let Some((_, make)) = policy {
+            trainer = trainer.with_policy(make);
+        }
         let played = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
         let mut trained = 0;
         while trained < games {

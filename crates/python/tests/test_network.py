@@ -216,3 +216,19 @@ def test_pools_by_fills_the_carousel_from_another_players_games() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             Network("small").train(1, **bad)
+
+
+def test_a_policy_plays_the_training_games() -> None:
+    net = Network("small")
+    played = net.train(3, seed=2, policy="greedy:eval=simple")
+    # On one thread the same games, the same network; the network's own are others.
+    same = Network("small")
+    assert same.train(3, seed=2, policy="greedy:eval=simple") == played
+    assert Network("small").train(3, seed=2) != played
+    assert net.value("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 0") == same.value("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 0")
+    for bad, message in [
+        ({"policy": "nobody"}, "nobody"),
+        ({"policy": "greedy", "search": 1}, "search must be 0"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            Network("small").train(1, **bad)

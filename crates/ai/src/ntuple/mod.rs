@@ -53,8 +53,8 @@ pub use network::{
 pub use packed::{packed_info, PackedInfo, PACKED_MAGIC};
 pub use stages::{Stages, StagesError, MAX_STAGES};
 pub use trainer::{
-    best_afterstate, train_game, Afterstate, Learning, ParseLearningError, Restart, TrainConfig,
-    TrainConfigError, TrainedGame, Trainer, MAX_RESTARTS,
+    best_afterstate, player_policy, train_game, Afterstate, Learning, ParseLearningError,
+    PolicyFactory, Restart, TrainConfig, TrainConfigError, TrainedGame, Trainer, MAX_RESTARTS,
 };
 pub use tuple::{parse_tuples, Tuple, TupleError, MAX_TUPLE_LEN, TUPLE_SETS, TUPLE_VALUES};
 

@@ -2,12 +2,13 @@
 //! training loop, used by `ai2048 train` and by Python.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ai2048_engine::rng::derive_seed;
 use ai2048_engine::{Dir, PlayableBoard, RandableBoard, Rng, Rules};
 
 use super::{Carousel, NTupleNetwork, Stages};
+use crate::{Player, PlayerError, PlayerSpec, SearchLimits};
 
 /// The stream of a game's seed that picks its carousel start, apart from its tiles'.
 const CAROUSEL_STREAM: u64 = 0xCA20_05E1;
@@ -441,16 +442,101 @@ pub fn best_afterstate(net: &NTupleNetwork, board: PlayableBoard) -> Option<Afte
 /// assert!(moves.into_inner() > 20 * 50);
 /// # Ok::<(), ai2048_ai::ntuple::TupleError>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Trainer {
     config: TrainConfig,
+    policy: Option<Arc<PolicyFactory>>,
+}
+
+/// Makes the player whose moves a training thread plays ([`Trainer::with_policy`]):
+/// one player a thread.
+pub type PolicyFactory = dyn Fn() -> Box<dyn Player> + Send + Sync;
+
+/// The stream of the seeds of [`player_policy`]'s players, apart from the games'.
+const POLICY_STREAM: u64 = 0x0090_11C7;
+
+/// What makes the players of `spec` for [`Trainer::with_policy`], each seeded apart
+/// (from `seed`, and how many were made before it), with the spec they are made from
+/// (the formation player's, where the default player resolves to it,
+/// [`crate::resolve_player`]). One is made here first, so that a bad spec or tables
+/// folder is an error before training, not in a training thread.
+///
+/// ```
+/// use ai2048_ai::ntuple::player_policy;
+/// let (spec, make) = player_policy(&"greedy:eval=simple".parse()?, 7)?;
+/// assert_eq!(spec.to_string(), "greedy:eval=simple");
+/// assert_eq!(make().name(), "greedy");
+/// assert!(player_policy(&"nope".parse()?, 7).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`crate::create_player`]: an unknown player or option, or tables that cannot be
+/// opened.
+pub fn player_policy(
+    spec: &PlayerSpec,
+    seed: u64,
+) -> Result<(PlayerSpec, Arc<PolicyFactory>), PlayerError> {
+    let spec = crate::resolve_player(spec)?.into_owned();
+    crate::create_player(&spec, seed)?;
+    let made = AtomicU64::new(0);
+    let player = spec.clone();
+    let make = move || {
+        let k = made.fetch_add(1, Ordering::Relaxed);
+        crate::create_player(&player, derive_seed(seed ^ POLICY_STREAM, k))
+            .expect("made once before from the same spec")
+    };
+    Ok((spec, Arc::new(make)))
+}
+
+impl core::fmt::Debug for Trainer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Trainer")
+            .field("config", &self.config)
+            .field("policy", &self.policy.as_ref().map(|_| "a player"))
+            .finish()
+    }
 }
 
 impl Trainer {
     /// A trainer with these settings.
     #[must_use]
     pub fn new(config: TrainConfig) -> Trainer {
-        Trainer { config }
+        Trainer {
+            config,
+            policy: None,
+        }
+    }
+
+    /// The same trainer, whose games play the moves of the players `policy` makes (one
+    /// a thread, told of each new game) instead of the network's own: the network then
+    /// learns the values of that player's afterstates, the score it goes on to make
+    /// from each (TD learning of a fixed policy's values), as a searching player with
+    /// endgame tables plays them, say. [`TrainConfig::search`] is then not used: the
+    /// player chooses, not the network. A player's own options (its depth, its tables)
+    /// say how it plays; it is asked with no limits.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ai2048_ai::ntuple::{parse_tuples, NTupleNetwork, TrainConfig, Trainer};
+    /// use ai2048_ai::create_player;
+    ///
+    /// let mut net = NTupleNetwork::new(parse_tuples("small")?);
+    /// let spec = "expectimax:depth=1,tables=off,eval=lines".parse()?;
+    /// let trainer = Trainer::new(TrainConfig::default())
+    ///     .with_policy(Arc::new(move || create_player(&spec, 0).expect("a valid spec")));
+    /// let trained = trainer.train(&mut net, 2, &|| true, &|game| assert!(game.moves > 100));
+    /// assert_eq!(trained, 2);
+    /// assert!(net.weights().iter().any(|&w| w != 0.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_policy(self, policy: Arc<PolicyFactory>) -> Trainer {
+        Trainer {
+            policy: Some(policy),
+            ..self
+        }
     }
 
     /// The settings.
@@ -499,6 +585,7 @@ impl Trainer {
         let carousel = carousel.as_ref();
         let work = |net: &NTupleNetwork| {
             let mut worker = Worker::new(net, &self.config, carousel);
+            worker.policy = self.policy.as_ref().map(|make| make());
             while go_on() {
                 let k = claimed.fetch_add(1, Ordering::Relaxed);
                 if k >= games {
@@ -594,6 +681,9 @@ struct Worker<'a> {
     /// With [`TrainConfig::backward`], the stretch's afterstates, each with the score
     /// of the move that led to it.
     episode: Vec<(RandableBoard, u32)>,
+    /// The player whose moves the games play, if not the network's own
+    /// ([`Trainer::with_policy`]).
+    policy: Option<Box<dyn Player>>,
 }
 
 /// How a stretch of play ended.
@@ -618,6 +708,7 @@ impl<'a> Worker<'a> {
             path: Vec::new(),
             pending: std::collections::VecDeque::new(),
             episode: Vec::new(),
+            policy: None,
         }
     }
 
@@ -637,6 +728,9 @@ impl<'a> Worker<'a> {
         };
         self.path.clear();
         self.entries.clear();
+        if let Some(policy) = &mut self.policy {
+            policy.new_game();
+        }
         let game = self.stretch(board, None, &mut rng);
         let mut trained_moves = game.moves;
         if let Some(restart) = self.config.restart {
@@ -697,9 +791,14 @@ impl<'a> Worker<'a> {
             self.reached = stages.of(board.board());
         }
         loop {
-            let best = match self.config.search {
-                0 => best_afterstate(self.net, board).map(|a| (a.board, a.score, a.value)),
-                depth => self.searched(board, depth),
+            let best = match (&mut self.policy, self.config.search) {
+                (Some(policy), _) => {
+                    let dir = policy.search(board.board(), &SearchLimits::default()).dir;
+                    dir.and_then(|d| board.apply_scored(d))
+                        .map(|(after, gained)| (after, gained, self.net.value(after.board())))
+                }
+                (None, 0) => best_afterstate(self.net, board).map(|a| (a.board, a.score, a.value)),
+                (None, depth) => self.searched(board, depth),
             };
             let Some((after, gained, value)) = best else {
                 break;

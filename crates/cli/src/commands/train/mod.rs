@@ -7,13 +7,14 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ai2048_ai::ntuple::{
-    check_initial_value, parse_tuples, GoRoundError, Learning, NTupleNetwork, Restart, Stages,
-    TrainConfig, TrainedGame, Trainer,
+    check_initial_value, parse_tuples, player_policy, GoRoundError, Learning, NTupleNetwork,
+    PolicyFactory, Restart, Stages, TrainConfig, TrainedGame, Trainer,
 };
+use ai2048_ai::PlayerSpec;
 use ai2048_bench::{plot_curve, CurvePoint, PlotFormat};
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::ProgressBar;
@@ -43,6 +44,7 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     let stop = catch_ctrl_c();
     let mut net = network(args)?;
     let config = config(args, &net)?;
+    let policy = policy(args, &config)?;
     let games = games(args)?;
     let pools = pools::pool_games(args, &net, &config)?;
     let deadline = args
@@ -105,6 +107,10 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
             + &net
                 .carousel()
                 .map(|c| format!(", carousel over the stages {}", c.stages()))
+                .unwrap_or_default()
+            + &policy
+                .as_ref()
+                .map(|(spec, _)| format!(", the moves of {spec}"))
                 .unwrap_or_default(),
         describe_rules(config.rules),
     )?;
@@ -130,7 +136,10 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
         |s| s,
     );
     let first_game = net.games();
-    let trainer = Trainer::new(config);
+    let mut trainer = Trainer::new(config);
+    if let Some((_, make)) = policy {
+        trainer = trainer.with_policy(make);
+    }
     // Before the clock: a network new to TC triples its memory here.
     trainer.prepare(&mut net);
     let started = Instant::now();
@@ -211,6 +220,19 @@ pub fn run(args: &TrainArgs) -> Result<Outcome> {
     }
     out.flush()?;
     Ok(Outcome::from_interrupted(interrupted))
+}
+
+/// The player of `--policy`: its spec and what makes one a thread
+/// ([`player_policy`]).
+fn policy(
+    args: &TrainArgs,
+    config: &TrainConfig,
+) -> Result<Option<(PlayerSpec, Arc<PolicyFactory>)>> {
+    let Some(text) = &args.policy else {
+        return Ok(None);
+    };
+    let spec: PlayerSpec = text.parse().context("--policy")?;
+    Ok(Some(player_policy(&spec, config.seed).context("--policy")?))
 }
 
 /// The validated training settings for `net`: its learning is the file's unless
