@@ -554,9 +554,8 @@ fn a_policy_plays_the_training_games_and_the_network_learns_its_values() {
     // Every move is the player's, and each game ends where it has none.
     let moves = moves.into_inner();
     assert_eq!(asked.load(Ordering::Relaxed), moves + 5);
-    // The order up, left, right plays far shorter games than the network would learn
-    // to, and the network values what it plays: boards early in its games above 0.
-    assert!(moves > 5 * 20, "{moves}");
+    // Games of a hundred moves and more, whose scores the network learned.
+    assert!(moves > 5 * 100, "{moves}");
     assert!(net.weights().iter().any(|&w| w > 0.0));
 
     // Without the policy the network plays its own moves: other games.
