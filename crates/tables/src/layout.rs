@@ -338,13 +338,22 @@ impl Layout {
     /// ```
     #[must_use]
     pub fn plays(&self, board: ai2048_engine::Board) -> Option<bool> {
+        self.plays_where(board, |image| self.state_of(image).is_some())
+    }
+
+    /// As [`Layout::plays`], through the symmetries whose image `holds` (a state of
+    /// the layout, or one that a table solved from a board holds: [`crate::Table::plays`]).
+    pub(crate) fn plays_where(
+        &self,
+        board: ai2048_engine::Board,
+        holds: impl Fn(&[u8; 16]) -> bool,
+    ) -> Option<bool> {
         let exps = board.exponents();
         crate::pattern::Symmetry::ALL
             .into_iter()
             .filter_map(|sym| {
                 let image = crate::table::transform(&exps, sym);
-                (self.state_of(&image).is_some() && self.accepts(&image))
-                    .then(|| self.at_own_stage(&image))
+                (holds(&image) && self.accepts(&image)).then(|| self.at_own_stage(&image))
             })
             .reduce(|a, b| a || b)
     }

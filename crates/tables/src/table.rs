@@ -289,6 +289,29 @@ impl Table {
         self.play_state(board).map(|(_, q)| q)
     }
 
+    /// As [`Layout::plays`], through the symmetries whose state the table holds: `Some`
+    /// exactly where [`Table::play_query`] answers, without valuing the moves (for a
+    /// table solved from a board, [`crate::solve_from`], whether it holds this one).
+    ///
+    /// ```
+    /// use ai2048_tables::{solve_from, Layout};
+    ///
+    /// let layout = Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 8)?;
+    /// let board = "4096 2048 1024 2/512 8 4 0/2 0 0 0/0 0 0 2".parse()?;
+    /// let part = solve_from(&layout, board, u64::MAX)?.expect("the layout plays it");
+    /// assert_eq!(part.plays(board), layout.plays(board));
+    /// assert_eq!(part.plays(board).is_some(), part.play_query(board).is_some());
+    /// // A board with fewer tiles than the first is not among the states it reaches.
+    /// let earlier = "4096 2048 1024 0/512 8 4 0/2 0 0 0/0 0 0 2".parse()?;
+    /// assert!(layout.plays(earlier).is_some() && part.plays(earlier).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn plays(&self, board: Board) -> Option<bool> {
+        self.layout
+            .plays_where(board, |image| self.held(image).is_some())
+    }
+
     /// As [`Table::play_query`], with the index of the state the board is to the
     /// table through the answer's symmetry: the key under which a distilled table
     /// ([`crate::Distilled`]) keeps the answer.

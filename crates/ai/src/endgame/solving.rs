@@ -108,7 +108,7 @@ impl OnTheFly {
             if solving
                 .table
                 .as_ref()
-                .is_some_and(|t| t.play_query(board).is_some())
+                .is_some_and(|t| t.plays(board).is_some())
             {
                 continue;
             }
