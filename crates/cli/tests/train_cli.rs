@@ -642,6 +642,7 @@ fn networks_join_into_stages() {
         &late,
         &joined,
         &packed,
+        &three,
         &other,
         &mixed,
         &mixed_packed,
