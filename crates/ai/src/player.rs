@@ -29,4 +29,15 @@ pub trait Player: Send {
     fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
         let _ = (limits, spent);
     }
+
+    /// The endgame table that answered this player's last search (it matched the
+    /// board: [`SearchResult::table`] is not [`TableUse::None`]), by name, as
+    /// `block10-512`; a distilled table's answer is named by its file and the table it
+    /// kept, as `distilled:block10-512`. `None` where no table answered, or the player
+    /// consults none (the default).
+    ///
+    /// [`TableUse::None`]: crate::TableUse::None
+    fn table_name(&self) -> Option<&str> {
+        None
+    }
 }

@@ -387,6 +387,10 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     assert_eq!(answer["values"]["left"], 1.0, "{answer}");
     // Left is ahead of every other move: the table decided it without a search.
     assert_eq!(answer["table"], "decided", "{answer}");
+    assert_eq!(
+        answer["table_name"], "snake8-16",
+        "the table's file names it"
+    );
     assert_eq!(answer["nodes"], 0, "{answer}");
     let said = ai2048(&[
         "hint",
@@ -398,7 +402,7 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     ]);
     assert!(
         text(&said.stdout)
-            .contains("left: the move of an endgame table, 100.00% to make its target"),
+            .contains("left: the move of the endgame table snake8-16, 100.00% to make its target"),
         "{}",
         text(&said.stdout)
     );
@@ -430,6 +434,7 @@ fn the_players_take_tables_from_a_folder_or_off_and_refuse_a_bad_one() {
     let off_answer: serde_json::Value =
         serde_json::from_str(text(&off_json.stdout).trim()).unwrap();
     assert!(off_answer.get("table").is_none(), "{off_answer}");
+    assert!(off_answer.get("table_name").is_none(), "{off_answer}");
     assert_fails(
         &ai2048(&["hint", board, "--tables", path(&dir.path().join("none"))]),
         "is not a folder",

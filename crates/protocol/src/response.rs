@@ -48,7 +48,7 @@ pub enum Response {
 }
 
 /// The move a player picked, with what its search found.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BestMove {
     /// The move.
     pub dir: Dir,
@@ -67,6 +67,9 @@ pub struct BestMove {
     /// table's move is played, `value` and `values` are its probabilities of making
     /// its target.
     pub table: TableUse,
+    /// The endgame table that matched the board, by name (as `block10-512`), written
+    /// `"table_name"` beside `"table"`; `None` where none matched.
+    pub table_name: Option<String>,
 }
 
 /// What is written if an answer cannot be serialized, which should never happen.
@@ -109,7 +112,7 @@ struct NoMoveBody {
 }
 
 #[derive(Serialize)]
-struct BestBody {
+struct BestBody<'a> {
     dir: &'static str,
     value: f64,
     depth: u32,
@@ -117,6 +120,8 @@ struct BestBody {
     values: DirValues,
     #[serde(skip_serializing_if = "Option::is_none")]
     table: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table_name: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -188,6 +193,7 @@ impl Response {
                         right: best.values[Dir::Right.index()],
                     },
                     table: best.table.name(),
+                    table_name: best.table_name.as_deref(),
                 },
             ),
             Response::Error(message) => line(id, ErrorBody { error: message }),
@@ -238,9 +244,10 @@ mod tests {
             nodes: 10,
             values: [None, Some(1.5), None, Some(f64::INFINITY)],
             table: TableUse::None,
+            table_name: None,
         };
         assert_eq!(
-            Response::Best(Some(best)).to_line(Some(&json!({"k": [1]}))),
+            Response::Best(Some(best.clone())).to_line(Some(&json!({"k": [1]}))),
             r#"{"id":{"k":[1]},"dir":"down","value":null,"depth":2,"nodes":10,"values":{"up":null,"down":1.5,"left":null,"right":null}}"#
         );
         let decided = BestMove {
@@ -249,11 +256,12 @@ mod tests {
             nodes: 0,
             values: [None, Some(0.75), None, Some(0.5)],
             table: TableUse::Decided,
+            table_name: Some("block10-512".to_owned()),
             ..best
         };
         assert_eq!(
             Response::Best(Some(decided)).to_line(None),
-            r#"{"dir":"down","value":0.75,"depth":0,"nodes":0,"values":{"up":null,"down":0.75,"left":null,"right":0.5},"table":"decided"}"#
+            r#"{"dir":"down","value":0.75,"depth":0,"nodes":0,"values":{"up":null,"down":0.75,"left":null,"right":0.5},"table":"decided","table_name":"block10-512"}"#
         );
         assert_eq!(
             Response::Error("a \"quoted\"\nline".to_owned()).to_line(None),

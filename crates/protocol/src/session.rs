@@ -172,6 +172,7 @@ impl Session {
                 nodes: result.nodes,
                 values: result.dir_values,
                 table: result.table,
+                table_name: player.table_name().map(str::to_owned),
             })),
             Some(dir) => Response::Error(format!(
                 "player {key} chose {dir}, which is not a legal move here"

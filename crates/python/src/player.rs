@@ -101,6 +101,7 @@ pub(crate) struct PyPlayer {
 pub(crate) struct PySearchResult {
     result: SearchResult,
     seconds: f64,
+    table_name: Option<String>,
 }
 
 #[pymethods]
@@ -151,6 +152,13 @@ impl PySearchResult {
     #[getter]
     fn table(&self) -> Option<&'static str> {
         self.result.table.name()
+    }
+
+    /// The endgame table that matched the board, by name (``"block10-512"``, the last
+    /// step before 32768), or None where none did.
+    #[getter]
+    fn table_name(&self) -> Option<&str> {
+        self.table_name.as_deref()
     }
 
     /// The wall-clock time of the search, in milliseconds.
@@ -257,13 +265,18 @@ impl PyPlayer {
             clock: given.clock,
         };
         let board = board.0;
-        let (result, seconds) = py.detach(|| {
+        let (result, seconds, table_name) = py.detach(|| {
             let mut player = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
             let start = Instant::now();
             let result = player.search(board, &limits);
-            (result, start.elapsed().as_secs_f64())
+            let seconds = start.elapsed().as_secs_f64();
+            (result, seconds, player.table_name().map(str::to_owned))
         });
-        Ok(PySearchResult { result, seconds })
+        Ok(PySearchResult {
+            result,
+            seconds,
+            table_name,
+        })
     }
 
     /// Forgets what was learned in the game so far (the transposition table), before

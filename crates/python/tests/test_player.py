@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from ai2048 import DEFAULT_PLAYER, Board, Direction, Game, Player, players
+from ai2048 import DEFAULT_PLAYER, Board, Direction, Game, Player, Table, players
 
 BOARD = Board([[2, 2, 4, 8], [0, 0, 0, 16], [0, 0, 0, 0], [0, 0, 0, 2]])
 FULL = Board([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
@@ -35,6 +35,7 @@ def test_result_fields_and_unpacking():
     assert result.nodes > 0
     assert result.time_ms >= 0
     assert result.table is None  # no endgame table holds this board
+    assert result.table_name is None
     assert repr(result).startswith("SearchResult(direction='")
 
 
@@ -148,3 +149,13 @@ def test_players_catalogue():
     assert "transposition" in expectimax["options"]["tt-mb"]
     assert catalogue[-1]["options"] == {}
     assert all(p["about"] for p in catalogue)
+
+
+def test_a_table_that_answers_is_named(tmp_path):
+    # The two 8s make the 16 below the chain's 16: the table's move is left, far ahead.
+    Table.build("xxxx/xxxx/t.../....", 16, tmp_path / "snake8-16.table")
+    player = Player("expectimax", depth=1, tables=str(tmp_path), tables_slack=0)
+    result = player.best_move(Board.parse("16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0"))
+    assert (result.direction, result.table) == (Direction.LEFT, "decided")
+    assert result.table_name == "snake8-16"
+    assert player.best_move(BOARD).table_name is None  # no chain ends in the target

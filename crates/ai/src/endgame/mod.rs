@@ -407,6 +407,8 @@ pub struct WithTables {
     own_from: u32,
     solving: Option<OnTheFly>,
     table_moves: u64,
+    /// The table that answered the last search, if one did.
+    answered: Option<String>,
 }
 
 impl WithTables {
@@ -429,6 +431,7 @@ impl WithTables {
             own_from: ai2048_tables::OWN_STAGE_FROM,
             solving: None,
             table_moves: 0,
+            answered: None,
         }
     }
 
@@ -498,6 +501,34 @@ impl WithTables {
     pub fn table_moves(&self) -> u64 {
         self.table_moves
     }
+
+    /// The move for `board`: the table's `answer` where it decides, else the search's,
+    /// checked against it.
+    fn checked(
+        &mut self,
+        board: Board,
+        limits: &SearchLimits,
+        start: Instant,
+        answer: Option<&TableMove>,
+    ) -> SearchResult {
+        if let Some(answer) = answer.filter(|a| a.decides(self.min, self.slack)) {
+            self.table_moves += 1;
+            self.inner.unsearched(limits, start.elapsed());
+            return answer.result(TableUse::Decided, SearchResult::default());
+        }
+        let searched = self.inner.search(board, limits);
+        let Some(answer) = answer else {
+            return searched;
+        };
+        if answer.keeps(searched.dir, self.min, self.slack) {
+            return SearchResult {
+                table: TableUse::Kept,
+                ..searched
+            };
+        }
+        self.table_moves += 1;
+        answer.result(TableUse::Played, searched)
+    }
 }
 
 impl Player for WithTables {
@@ -517,34 +548,25 @@ impl Player for WithTables {
                     .best_of(board, self.goals_only, self.own_from, solved)
             })
             .flatten();
-        if let Some(answer) = answer.as_ref().filter(|a| a.decides(self.min, self.slack)) {
-            self.table_moves += 1;
-            self.inner.unsearched(limits, start.elapsed());
-            return answer.result(TableUse::Decided, SearchResult::default());
-        }
-        let searched = self.inner.search(board, limits);
-        let Some(answer) = answer else {
-            return searched;
-        };
-        if answer.keeps(searched.dir, self.min, self.slack) {
-            return SearchResult {
-                table: TableUse::Kept,
-                ..searched
-            };
-        }
-        self.table_moves += 1;
-        answer.result(TableUse::Played, searched)
+        let result = self.checked(board, limits, start, answer.as_ref());
+        self.answered = answer.map(|a| a.table);
+        result
     }
 
     fn new_game(&mut self) {
         if let Some(solving) = &mut self.solving {
             solving.new_game();
         }
+        self.answered = None;
         self.inner.new_game();
     }
 
     fn unsearched(&mut self, limits: &SearchLimits, spent: Duration) {
         self.inner.unsearched(limits, spent);
+    }
+
+    fn table_name(&self) -> Option<&str> {
+        self.answered.as_deref()
     }
 }
 
@@ -606,6 +628,36 @@ mod tests {
             // Up moves nothing on `chain`: the table overrules it, whatever the slack.
             assert_eq!(p.search(chain, &limits).dir, Some(Dir::Left));
         }
+    }
+
+    #[test]
+    fn the_player_names_the_table_that_answered_its_last_search() {
+        let limits = SearchLimits::default();
+        let mut player = WithTables::new(Box::new(Always(Dir::Up)), tables(), 0.0, 0.2);
+        assert_eq!(player.table_name(), None, "nothing searched yet");
+        let chain: Board = "8192 4096 2048 1024/16 32 64 128/2 0 0 0/0 0 0 2"
+            .parse()
+            .unwrap();
+        let kept = player.search(chain, &limits);
+        assert_ne!(kept.table, TableUse::None);
+        assert_eq!(player.table_name(), Some("snake8-16"));
+        let other: Board = "8192 4096 2048 1024/32 64 128 256/8 8 0 0/0 0 0 0"
+            .parse()
+            .unwrap();
+        assert_eq!(player.search(other, &limits).table, TableUse::None);
+        assert_eq!(player.table_name(), None, "no table answered this board");
+        player.search(chain, &limits);
+        player.new_game();
+        assert_eq!(
+            player.table_name(),
+            None,
+            "a new game forgets the last answer"
+        );
+        assert_eq!(
+            Always(Dir::Up).table_name(),
+            None,
+            "a player without tables"
+        );
     }
 
     /// A player with `tables`, solving in play the table of `solve` (a layout and the

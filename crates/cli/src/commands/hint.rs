@@ -72,14 +72,18 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
         return "no move is legal: the game is over".to_owned();
     };
     let from_table = best.table.played();
+    let table = best.table_name.as_deref().map_or_else(
+        || "an endgame table".to_owned(),
+        |n| format!("the endgame table {n}"),
+    );
     let mut text = match best.table {
         TableUse::Decided => format!(
-            "{}: the move of an endgame table, {:.2}% to make its target (so far ahead that {player} did not search)",
+            "{}: the move of {table}, {:.2}% to make its target (so far ahead that {player} did not search)",
             best.dir,
             100.0 * best.value
         ),
         TableUse::Played => format!(
-            "{}: the move of an endgame table, {:.2}% to make its target, over the move of {player} (depth {}, {} nodes)",
+            "{}: the move of {table}, {:.2}% to make its target, over the move of {player} (depth {}, {} nodes)",
             best.dir,
             100.0 * best.value,
             best.depth,
@@ -91,7 +95,7 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
         ),
     };
     if best.table == TableUse::Kept {
-        text += "; an endgame table matched the board and let it stand";
+        text += &format!("; {table} matched the board and let it stand");
     }
     for (dir, value) in Dir::ALL.iter().zip(best.values) {
         let value = match value {
@@ -119,6 +123,7 @@ mod tests {
             nodes: 340,
             values: [Some(3.0), None, Some(12.5), Some(-1.3)],
             table: TableUse::None,
+            table_name: None,
         };
         let text = describe(Some(best), "expectimax");
         assert_eq!(
@@ -136,10 +141,11 @@ mod tests {
             nodes: 0,
             values: [None, Some(0.9812), Some(0.5), None],
             table: TableUse::Decided,
+            table_name: Some("block10-512".to_owned()),
         };
         assert_eq!(
             describe(Some(decided), "expectimax"),
-            "down: the move of an endgame table, 98.12% to make its target (so far ahead that expectimax did not search)\n  \
+            "down: the move of the endgame table block10-512, 98.12% to make its target (so far ahead that expectimax did not search)\n  \
              up    illegal or out\n  \
              down          98.12%  best\n  \
              left          50.00%\n  \

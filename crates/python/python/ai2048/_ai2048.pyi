@@ -189,6 +189,9 @@ class SearchResult:
     def table(self) -> Literal["kept", "played", "decided"] | None:
         """What an endgame table had to do with the move; None where none matched."""
     @property
+    def table_name(self) -> str | None:
+        """The endgame table that matched the board, by name; None where none did."""
+    @property
     def time_ms(self) -> float:
         """The wall-clock time of the search in milliseconds."""
     def __iter__(self) -> Iterator[Any]: ...
