@@ -546,7 +546,7 @@ fn shards_merge_into_the_whole_run() {
     let (a, b, c) = (shard("0", "3"), shard("3", "2"), shard("7", "2"));
     let (whole, _) = bench_json(&["--ai", GREEDY, "--seed", "3", "--num-games", "9"]);
     let merged = temp_path("merged", "json");
-    let arg = |p: &std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
+    let arg = |p: &std::path::Path| p.to_str().expect("utf-8").to_owned();
     let (a_, b_, c_, m_) = (arg(&a), arg(&b), arg(&c), arg(&merged));
 
     // Games 5 and 6 are in no file: reported missing, then played by --resume.
@@ -597,7 +597,7 @@ fn compare_pairs_two_runs_game_by_game() {
     let random = save("cmp-random", "random", "4");
     let greedy = save("cmp-greedy", "greedy:eval=heuristic", "4");
     let other_seed = save("cmp-seed5", "random", "5");
-    let arg = |p: &std::path::PathBuf| p.to_str().expect("utf-8").to_owned();
+    let arg = |p: &std::path::Path| p.to_str().expect("utf-8").to_owned();
     let (r, g, o) = (arg(&random), arg(&greedy), arg(&other_seed));
 
     let out = ai2048(&["--compare", &r, &g]);
@@ -606,7 +606,7 @@ fn compare_pairs_two_runs_game_by_game() {
     // Greedy beats random in nearly every game: a large positive difference.
     let line = stdout.lines().nth(1).expect("the score line");
     // Each run is named by its file's name without the extension.
-    let stem = |p: &std::path::PathBuf| {
+    let stem = |p: &std::path::Path| {
         let stem = p.file_stem().expect("a file name");
         stem.to_str().expect("utf-8").to_owned()
     };

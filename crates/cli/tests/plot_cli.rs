@@ -2,15 +2,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{ai2048, assert_fails, assert_prints, path, temp_path, text};
+use common::{ai2048, assert_fails, assert_prints, path, temp_path, text, TempPath};
 
-/// A CSV file of runs with `contents` in the temporary directory, removed when dropped,
-/// with the plot drawn from it.
+/// A CSV file of runs with `contents` in the temporary directory, with the plot drawn
+/// from it; both removed when dropped.
 struct Runs {
-    csv: PathBuf,
-    svg: PathBuf,
+    csv: TempPath,
+    svg: TempPath,
 }
 
 impl Runs {
@@ -26,13 +26,6 @@ impl Runs {
     /// `ai2048 plot` of the runs to the SVG file.
     fn plot(&self) -> std::process::Output {
         ai2048(&["plot", path(&self.csv), "-o", path(&self.svg)])
-    }
-}
-
-impl Drop for Runs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.csv);
-        let _ = std::fs::remove_file(&self.svg);
     }
 }
 

@@ -2,12 +2,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ai2048_ai::ntuple::NTupleNetwork;
 use common::{ai2048, assert_clear_errors, assert_prints, path, stdout_of, text};
 
-fn temp_path(name: &str) -> PathBuf {
+fn temp_path(name: &str) -> common::TempPath {
     common::temp_path(name, "bin")
 }
 
@@ -358,7 +358,7 @@ fn a_network_packs_for_play_and_describes_itself() {
     let fine = common::temp_path("packed-fine", "np");
     let run = ai2048(&["net", "pack", path(&trained), path(&fine)]);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let size = |p: &PathBuf| std::fs::metadata(p).expect("there").len();
+    let size = |p: &Path| std::fs::metadata(p).expect("there").len();
     assert!(
         size(&coarse) < size(&fine),
         "{} against {}",

@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use ai2048_ai::eval::EvalConfig;
@@ -10,7 +10,7 @@ use common::{ai2048, path, text};
 
 /// A weights file's path in the temporary directory that no other test (or test run)
 /// uses.
-fn temp_path(name: &str) -> PathBuf {
+fn temp_path(name: &str) -> common::TempPath {
     common::temp_path(name, "json")
 }
 

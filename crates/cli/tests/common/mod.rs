@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests of `ai2048`.
 #![allow(dead_code)] // Each test binary uses only some of them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A command's output as text, whatever its bytes.
@@ -23,15 +23,59 @@ pub fn path(p: &std::path::Path) -> &str {
 }
 
 /// A path ending in `.ext` in the temporary directory that no other test (or test run)
-/// uses.
-pub fn temp_path(name: &str, ext: &str) -> PathBuf {
+/// uses, removed when the guard drops (also when a test fails part way), with every
+/// file beside it whose name starts with its stem (`NAME.json.partial`, `NAME.svg`).
+pub fn temp_path(name: &str, ext: &str) -> TempPath {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
+    TempPath(std::env::temp_dir().join(format!(
         "ai2048-{}-{}-{name}-{n}.{ext}",
         env!("CARGO_CRATE_NAME").replace('_', "-"),
         std::process::id()
-    ))
+    )))
+}
+
+/// A path in the temporary directory that [`temp_path`] made: the file (or folder)
+/// there, and those beside it named from it, are removed when it drops.
+#[derive(Debug)]
+pub struct TempPath(PathBuf);
+
+impl std::ops::Deref for TempPath {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempPath {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempPath {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let (Some(dir), Some(stem)) = (self.0.parent(), self.0.file_stem()) else {
+            return;
+        };
+        let prefix = format!("{}.", stem.to_string_lossy());
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                let path = entry.path();
+                let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
+            }
+        }
+    }
 }
 
 /// Asserts that a command failed, saying `message` on stderr; its stderr.
