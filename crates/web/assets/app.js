@@ -263,8 +263,30 @@
       ui.stats.textContent = 'No move is legal: the game is over.';
       return;
     }
+    ui.stats.textContent = describeSearch(best, elapsedMs).stats;
+  }
+
+  // A search's answer as the page says it: its line of stats, and each direction's
+  // value as text. Where an endgame table's move was played, the values are the
+  // table's probabilities of making its target, as percentages, and the line names
+  // the table.
+  function describeSearch(best, elapsedMs) {
+    const fromTable = best.table === 'played' || best.table === 'decided';
+    const ms = `${Math.round(elapsedMs)} ms`;
     const nodes = Number(best.nodes).toLocaleString('en-US');
-    ui.stats.textContent = `${best.dir}: depth ${best.depth}, ${nodes} nodes, ${Math.round(elapsedMs)} ms`;
+    const searched = `depth ${best.depth}, ${nodes} nodes`;
+    let stats = `${best.dir}: ${searched}, ${ms}`;
+    if (fromTable) {
+      const table = best.table_name ? `the endgame table ${best.table_name}` : 'an endgame table';
+      const over = best.table === 'played' ? ` (over the search's move: ${searched})` : '';
+      stats = `${best.dir}: ${table}, ${formatPercent(best.value)} to make its target${over}, ${ms}`;
+    }
+    const values = {};
+    for (const dir of ['up', 'down', 'left', 'right']) {
+      const value = best.values ? best.values[dir] : null;
+      values[dir] = fromTable ? formatPercent(value) : formatValue(value);
+    }
+    return { stats, values };
   }
 
   // A direction's value, on the player's own scale: whole numbers with separators
@@ -274,6 +296,13 @@
     if (Math.abs(v) >= 1e10) return v.toExponential(4);
     if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
     return v.toFixed(1);
+  }
+
+  // A table's probability as a percentage to two places; '–' for a move that is
+  // illegal or leaves the table's world.
+  function formatPercent(p) {
+    if (p === null || p === undefined) return '–';
+    return `${(100 * p).toFixed(2)}%`;
   }
 
   // A search that a new game or an undo cancelled: nothing to tell.
@@ -293,10 +322,11 @@
       const best = await engine.best(searchRequest());
       if (mine !== generation || board !== state.board) return;
       showSearch(best, performance.now() - started);
+      const { values } = describeSearch(best, 0);
       for (const el of ui.hintValues.querySelectorAll('.hint-value')) {
         const dir = el.dataset.dir;
         const value = best.values ? best.values[dir] : null;
-        el.querySelector('.value').textContent = formatValue(value);
+        el.querySelector('.value').textContent = values[dir];
         el.classList.toggle('best', dir === best.dir);
         el.classList.toggle('illegal', value === null || value === undefined);
       }
@@ -442,12 +472,17 @@
     }
   });
 
-  // For tests: play on from any board (the server takes any board, seed and turn).
+  // For tests: play on from any board (the server takes any board, seed and turn); a
+  // board that holds 2048 already plays on past it, as after "Keep going".
   debug.load = (board, score = 0) => {
     generation += 1;
     setAutoplay(false);
     clearHint();
     begin({ seed: state.seed, turn: 0, board, score, over: false }, null);
+    if (state.won) {
+      state.keepPlaying = true;
+      sync();
+    }
   };
 
   // For tests and the curious: the AI's answer to a search request, as the page asks it.

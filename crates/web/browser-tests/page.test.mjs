@@ -1,5 +1,6 @@
 // The page of `ai2048 serve` in a real headless Chromium: it loads, keys move the
-// tiles, the hint shows four values, autoplay plays legal moves, 2048 shows "You win!"
+// tiles, the hint shows four values (an endgame table's as percentages, with its
+// name), autoplay plays legal moves, 2048 shows "You win!"
 // with "Keep going" as the original game does, a ranked game is played out, resumed
 // after a reload and loses no move to a lost answer or to going offline, and
 // screenshots are saved for people to look at.
@@ -9,7 +10,7 @@
 // target/web-artifacts); CHROMIUM, the browser (default /usr/bin/chromium).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,13 +42,25 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+// A small endgame table in `dir`, where the server's players find their tables
+// ($AI2048_TABLES): the snake of eight large tiles and a 16 to make below its end. It
+// answers only boards that hold a 16384, which no other test's game reaches.
+function buildTable(dir) {
+  const out = path.join(dir, 'snake8-16.table');
+  const args = ['tables', 'build', '--pattern', 'xxxx/xxxx/t.../....', '--target', '16', '--out', out, '-q'];
+  const built = spawnSync(BINARY, args, { encoding: 'utf8' });
+  assert.equal(built.status, 0, `${BINARY} ${args.join(' ')}: ${built.stderr}`);
+}
+
 // Starts `ai2048 serve --port 0` and reads the address it prints.
 function startServer() {
   return new Promise((resolve, reject) => {
-    // The saved scores go to a database of the test's own.
+    // The saved scores go to a database of the test's own, the tables to a folder.
     scoresDir = mkdtempSync(path.join(tmpdir(), 'ai2048-scores-'));
+    buildTable(scoresDir);
     const args = ['serve', '--port', '0', '--db', path.join(scoresDir, 'scores.db')];
-    const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, AI2048_TABLES: scoresDir };
+    const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     server = child;
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`no address from ${BINARY} in 30 s: ${stderr}`)), 30_000);
@@ -182,6 +195,30 @@ test('the hint shows the AI move and the value of each direction', async () => {
   assert.ok(legal.includes(best[0].dir));
   const stats = await page.locator('#ai-stats').innerText();
   assert.match(stats, /depth \d+, [\d,]+ nodes/);
+});
+
+test('where an endgame table decides, the hint names it and shows its odds as percentages', async () => {
+  // The two 8s make the 16 below the chain's 16: the table's move is left, far ahead
+  // of right (0.9%), the one other move in its world.
+  const chain = [[16384, 8192, 4096, 2048], [16, 32, 64, 128], [8, 8, 4, 2], [2, 4, 2, 4]];
+  await page.evaluate((board) => window.__ai2048.load(board, 400000), chain);
+  await page.waitForFunction(() => document.querySelector('#tiles .tile[data-value="16384"]'));
+  await settled();
+  await page.click('#hint');
+  await page.locator('#hint-values').waitFor({ state: 'visible' });
+  const values = await page.locator('#hint-values .hint-value').evaluateAll((els) =>
+    Object.fromEntries(els.map((el) => [el.dataset.dir, el.querySelector('.value').textContent])));
+  // Up moves nothing; down slides the fixed tiles, out of the table's world.
+  assert.deepEqual({ up: values.up, down: values.down, left: values.left }, { up: '–', down: '–', left: '100.00%' });
+  assert.equal(values.right, '0.90%');
+  const stats = await page.locator('#ai-stats').innerText();
+  assert.match(stats, /^left: the endgame table snake8-16, 100\.00% to make its target, \d+ ms$/);
+  assert.equal((await debug()).lastSearch.table_name, 'snake8-16');
+  // A new game's board is the search's again.
+  await page.click('#new-game');
+  await settled();
+  await page.click('#hint');
+  await page.waitForFunction(() => /depth \d+, [\d,]+ nodes/.test(document.querySelector('#ai-stats').textContent));
 });
 
 test('autoplay plays at least 50 legal moves', async () => {
