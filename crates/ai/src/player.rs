@@ -36,6 +36,24 @@ pub trait Player: Send {
     /// kept, as `distilled:block10-512`. `None` where no table answered, or the player
     /// consults none (the default).
     ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ai2048_ai::endgame::{EndgameTables, WithTables};
+    /// use ai2048_ai::{create_player, Player, SearchLimits};
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let table = Table::solve(Layout::new("xxxx/xxxx/t.../....".parse()?, 16)?);
+    /// let tables = Arc::new(EndgameTables::new(vec![("snake8-16".to_owned(), table)]));
+    /// let greedy = create_player(&"greedy:tables=off".parse()?, 0)?;
+    /// let mut player = WithTables::new(greedy, tables, 0.0, 0.2);
+    /// // Left merges the two 8s into the 16 that the chain's end asks for.
+    /// player.search("8192 4096 2048 1024/16 32 64 128/8 8 0 0/0 0 0 0".parse()?, &SearchLimits::default());
+    /// assert_eq!(player.table_name(), Some("snake8-16"));
+    /// player.search("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 2".parse()?, &SearchLimits::default());
+    /// assert_eq!(player.table_name(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// [`TableUse::None`]: crate::TableUse::None
     fn table_name(&self) -> Option<&str> {
         None
