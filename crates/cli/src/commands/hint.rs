@@ -78,7 +78,7 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
     );
     let mut text = match best.table {
         TableUse::Decided => format!(
-            "{}: the move of {table}, {:.2}% to make its target (so far ahead that {player} did not search)",
+            "{}: the move of {table}, {:.2}% to make its target (ahead of every other move by more than the slack of {player}, which did not search)",
             best.dir,
             100.0 * best.value
         ),
@@ -145,7 +145,7 @@ mod tests {
         };
         assert_eq!(
             describe(Some(decided), "expectimax"),
-            "down: the move of the endgame table block10-512, 98.12% to make its target (so far ahead that expectimax did not search)\n  \
+            "down: the move of the endgame table block10-512, 98.12% to make its target (ahead of every other move by more than the slack of expectimax, which did not search)\n  \
              up    illegal or out\n  \
              down          98.12%  best\n  \
              left          50.00%\n  \
