@@ -259,9 +259,9 @@ pub enum TableUse {
     Kept,
     /// A table matched the board and its move was played instead of the searched one.
     Played,
-    /// A table matched the board and its best move was so far ahead of every other that
-    /// it was played without a search: the move a search checked by the table would
-    /// have ended with, in microseconds.
+    /// A table matched the board and its best move was ahead of every other by more
+    /// than the player's slack, so that it was played without a search: the move a
+    /// search checked by the table would have ended with, in microseconds.
     Decided,
 }
 

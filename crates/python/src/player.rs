@@ -146,9 +146,9 @@ impl PySearchResult {
 
     /// What an endgame table had to do with the move: None where no table matched the
     /// board, else ``"kept"`` (the searched move stands), ``"played"`` (the table's move
-    /// overruled it) or ``"decided"`` (the table's move, so far ahead that no search
-    /// ran). Where the table's move is played, ``value`` and ``values`` are its
-    /// probabilities of making its target.
+    /// overruled it) or ``"decided"`` (the table's move, ahead of every other by more
+    /// than the player's slack, so that no search ran). Where the table's move is
+    /// played, ``value`` and ``values`` are its probabilities of making its target.
     #[getter]
     fn table(&self) -> Option<&'static str> {
         self.result.table.name()
