@@ -1,8 +1,6 @@
 //! The named evaluations, their weights files, and the `eval`/`weights` options of the
 //! players.
 
-use std::path::PathBuf;
-
 use ai2048_ai::eval::{create_eval, features, EvalConfig, Feature, EVALS, MAX_WEIGHT};
 use ai2048_ai::{create_player, PlayerSpec, SearchLimits, PLAYERS};
 use ai2048_engine::{Board, Game, Rng, Rules};
@@ -33,11 +31,6 @@ fn edge_boards() -> Vec<Board> {
         boards.push(Board::from_exponents(exps).unwrap());
     }
     boards
-}
-
-/// A fresh path in the temporary directory.
-fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("ai2048-evals-{}-{name}", std::process::id()))
 }
 
 /// Every evaluation with its default weights, and the matrix ones also symmetric.
@@ -242,6 +235,7 @@ fn weighted_is_the_sum_of_its_features() {
 #[test]
 fn weights_files_round_trip() {
     let boards = edge_boards();
+    let dir = tempfile::tempdir().unwrap();
     for (k, config) in every_config().into_iter().enumerate() {
         // Perturbed weights, within their ranges.
         let params: Vec<f64> = config
@@ -254,10 +248,9 @@ fn weights_files_round_trip() {
             .collect();
         let mut config = config.with_params(&params).unwrap();
         config.set_note(Some(format!("test {k}")));
-        let path = temp_path(&format!("round-trip-{k}.json"));
+        let path = dir.path().join(format!("round-trip-{k}.json"));
         config.save(&path).unwrap();
         let loaded = EvalConfig::load(&path).unwrap();
-        std::fs::remove_file(&path).ok();
         assert_eq!(loaded, config);
         let (a, b) = (config.build(), loaded.build());
         for &x in &boards {
@@ -273,6 +266,7 @@ fn weights_files_round_trip() {
 
 #[test]
 fn bad_weights_files_name_the_file_and_the_key() {
+    let dir = tempfile::tempdir().unwrap();
     let cases = [
         (
             r#"{"eval": "heuristic", "weights": {"empty": 270, "bogus": 1}}"#,
@@ -303,14 +297,13 @@ fn bad_weights_files_name_the_file_and_the_key() {
         ),
     ];
     for (i, (text, key)) in cases.iter().enumerate() {
-        let path = temp_path(&format!("bad-{i}.json"));
+        let path = dir.path().join(format!("bad-{i}.json"));
         std::fs::write(&path, text).unwrap();
         let err = EvalConfig::load(&path).unwrap_err().to_string();
-        std::fs::remove_file(&path).ok();
         assert!(err.contains(&path.display().to_string()), "{err}");
         assert!(err.contains(key), "{text}: {err}");
     }
-    let missing = temp_path("missing.json");
+    let missing = dir.path().join("missing.json");
     let err = EvalConfig::load(&missing).unwrap_err().to_string();
     assert!(err.contains("cannot read weights file"), "{err}");
 }
@@ -403,7 +396,8 @@ fn a_weights_file_changes_the_evaluation() {
     matrix.reverse();
     config.set_matrix(&matrix).unwrap();
     config.set("empty", 3.0).unwrap();
-    let path = temp_path("snake-reversed.json");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snake-reversed.json");
     config.save(&path).unwrap();
 
     let values = |text: String| {
@@ -434,7 +428,6 @@ fn a_weights_file_changes_the_evaluation() {
     .err()
     .unwrap();
     assert!(err.to_string().contains("snake"), "{err}");
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]
