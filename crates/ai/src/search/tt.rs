@@ -1,5 +1,7 @@
 //! A fixed-size transposition table for expectimax chance nodes.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 use ai2048_engine::Board;
 
 /// The hash that picks a board's slot in a table of a power of two slots (mask it):
@@ -11,13 +13,17 @@ pub(super) fn slot_hash(board: Board) -> usize {
     (h >> 32) as usize
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    low: u64,
-    /// The board's high plane in bits 0..16, the depth plus one in 16..23 (0 = empty
-    /// slot), the class of the probability it was reached with in 23..32.
-    tag: u32,
-    value: f32,
+/// One slot: the board's low plane and the entry's data, stored as the data and the
+/// low plane XOR the data, so that a slot read while another thread writes it (the
+/// two words of different entries) fails its check instead of giving a wrong value.
+#[derive(Default)]
+struct Slot {
+    /// The board's low plane XOR `data`.
+    key: AtomicU64,
+    /// The tag in bits 32..64 (the board's high plane in its bits 0..16, the depth
+    /// plus one in 16..23, 0 for an empty slot, the class of the probability it was
+    /// reached with in 23..32), the value's `f32` bits in 0..32.
+    data: AtomicU64,
 }
 
 /// The deepest depth an entry records; deeper searches are stored as this deep.
@@ -37,10 +43,13 @@ fn class(prob: f32) -> u32 {
 /// reached with at most that probability (to within a step of √2), as macroxue's
 /// search reuses its cache. A new entry replaces the old one in its slot.
 ///
+/// The threads of one search share a table: a slot is two atomic words, read and
+/// written without locks, and a slot caught between two writers reads as empty.
+///
 /// ```
 /// use ai2048_ai::search::TransTable;
 /// use ai2048_engine::Board;
-/// let mut tt = TransTable::new(1 << 10);
+/// let tt = TransTable::new(1 << 10);
 /// let b = Board::from_u64(0x1200_0000_0000_0000);
 /// tt.prefetch(b); // a hint to the memory: nothing else changes
 /// tt.store(b, 3, 0.5, 1.5);
@@ -50,7 +59,7 @@ fn class(prob: f32) -> u32 {
 /// assert_eq!(tt.probe(b, 2, 1.0), None, "searched with more of it cut");
 /// ```
 pub struct TransTable {
-    slots: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
@@ -60,7 +69,7 @@ impl TransTable {
     pub fn new(slots: usize) -> TransTable {
         let n = slots.max(1).next_power_of_two();
         TransTable {
-            slots: crate::huge::filled(n, |_| Entry::default()),
+            slots: crate::huge::filled(n, |_| Slot::default()),
             mask: n - 1,
         }
     }
@@ -79,7 +88,9 @@ impl TransTable {
 
     /// Empties every slot.
     pub fn clear(&mut self) {
-        self.slots.fill(Entry::default());
+        for slot in &mut self.slots {
+            *slot = Slot::default();
+        }
     }
 
     #[inline]
@@ -105,24 +116,68 @@ impl TransTable {
     #[inline]
     #[must_use]
     pub fn probe(&self, board: Board, depth: u32, prob: f32) -> Option<f32> {
-        let e = &self.slots[self.index(board)];
-        let stored_depth = (e.tag >> 16 & 0x7F).checked_sub(1)?;
-        (e.low == board.low_bits()
-            && e.tag & 0xFFFF == u32::from(board.high_bits())
+        let slot = &self.slots[self.index(board)];
+        let data = slot.data.load(Relaxed);
+        if slot.key.load(Relaxed) ^ data != board.low_bits() {
+            return None;
+        }
+        let tag = (data >> 32) as u32;
+        let stored_depth = (tag >> 16 & 0x7F).checked_sub(1)?;
+        (tag & 0xFFFF == u32::from(board.high_bits())
             && stored_depth >= depth
-            && e.tag >> 23 >= class(prob))
-        .then_some(e.value)
+            && tag >> 23 >= class(prob))
+        .then_some(f32::from_bits(data as u32))
     }
 
     /// Stores the value of `board` searched `depth` deep, reached with probability
     /// `prob`.
     #[inline]
-    pub fn store(&mut self, board: Board, depth: u32, prob: f32, value: f32) {
-        let i = self.index(board);
-        self.slots[i] = Entry {
-            low: board.low_bits(),
-            tag: Self::tag(board, depth, prob),
-            value,
-        };
+    pub fn store(&self, board: Board, depth: u32, prob: f32, value: f32) {
+        let slot = &self.slots[self.index(board)];
+        let data = u64::from(Self::tag(board, depth, prob)) << 32 | u64::from(value.to_bits());
+        slot.data.store(data, Relaxed);
+        slot.key.store(board.low_bits() ^ data, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_sharing_a_table_read_only_what_was_stored_for_the_board() {
+        // Four slots and many boards: the two threads write over each other's slots
+        // all the time, and a probe must still give a board's own value or nothing.
+        let tt = TransTable::new(4);
+        let board = |i: u64| Board::from_u64(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let value = |b: Board| (b.low_bits() % 1_000_003) as f32;
+        let hits: u64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2u64)
+                .map(|t| {
+                    let tt = &tt;
+                    scope.spawn(move || {
+                        let mut hits = 0;
+                        for i in 0..200_000u64 {
+                            let b = board(2 * i + t);
+                            tt.store(b, 3, 0.5, value(b));
+                            for seen in
+                                [b, board(2 * i + 1 - t), board(2 * i.saturating_sub(1) + t)]
+                            {
+                                if let Some(v) = tt.probe(seen, 3, 0.5) {
+                                    assert_eq!(v, value(seen), "{seen:?}");
+                                    hits += 1;
+                                }
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        assert!(
+            hits > 1000,
+            "{hits} hits: the probes found too little to check"
+        );
     }
 }

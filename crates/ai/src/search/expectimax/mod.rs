@@ -52,8 +52,8 @@ pub struct ExpectimaxConfig {
     /// assuming `four_probability`.
     pub learn_four_probability: bool,
     /// Threads searching each move. With more than one, the root's spawns are shared
-    /// out and each thread has its own transposition table, so results may differ
-    /// from run to run by which thread cached what.
+    /// out and the threads share the transposition table, so results may differ from
+    /// run to run by which thread cached what first.
     pub threads: usize,
     /// Under a time budget, bank the time a move leaves unused for later moves of the
     /// game: a move may spend its budget plus half the bank, and the bank holds at most
@@ -195,8 +195,8 @@ pub fn adaptive_depth(board: Board) -> u32 {
 pub struct Expectimax {
     config: ExpectimaxConfig,
     eval: Arc<dyn Evaluator>,
-    /// One transposition table per thread (none when they are off).
-    tts: Vec<TransTable>,
+    /// The transposition table, shared by the threads of a search (none when off).
+    tt: Option<TransTable>,
     /// One cache of leaf values per thread (none when they are off).
     leaves: Vec<LeafCache>,
     /// What the spawns seen so far say of the probability of a 4, when learning it.
@@ -294,7 +294,7 @@ impl<L: Leaf> Leaf for &L {
 /// The state of one search: counters and the clock.
 struct Search<'a, E> {
     eval: E,
-    tt: Option<&'a mut TransTable>,
+    tt: Option<&'a TransTable>,
     /// The thread's cache of leaf values, if it has one.
     leaves: Option<&'a mut LeafCache>,
     /// A chance node reached with a probability below this is evaluated, not expanded.
@@ -419,7 +419,7 @@ impl<E: Leaf> Search<'_, E> {
         }
         let value = sum / n;
         if !self.aborted {
-            if let Some(tt) = &mut self.tt {
+            if let Some(tt) = self.tt {
                 tt.store(board, depth, prob * self.tt_scale, value);
             }
         }
@@ -451,14 +451,12 @@ impl Expectimax {
     #[must_use]
     pub fn with_eval(config: ExpectimaxConfig, eval: Arc<dyn Evaluator>) -> Expectimax {
         let threads = config.threads.max(1);
-        // One table per thread, or none when it has no slots.
+        // One cache of leaf values per thread, or none when it has no slots.
         let tables = |slots: usize| 0..if slots > 0 { threads } else { 0 };
         Expectimax {
             config: ExpectimaxConfig { threads, ..config },
             eval,
-            tts: tables(config.tt_slots)
-                .map(|_| TransTable::new(config.tt_slots))
-                .collect(),
+            tt: (config.tt_slots > 0).then(|| TransTable::new(config.tt_slots)),
             leaves: tables(config.leaf_slots)
                 .map(|_| LeafCache::new(config.leaf_slots))
                 .collect(),
@@ -485,7 +483,7 @@ impl Player for Expectimax {
     }
 
     fn new_game(&mut self) {
-        for tt in &mut self.tts {
+        if let Some(tt) = &mut self.tt {
             tt.clear();
         }
         if let Some(model) = &mut self.spawns {
@@ -515,7 +513,7 @@ impl Player for Expectimax {
             // adopted only when it has moved enough to matter.
             if (learned - self.config.four_probability).abs() > LEARNED_P4_STEP {
                 self.config.four_probability = learned;
-                for tt in &mut self.tts {
+                if let Some(tt) = &mut self.tt {
                     tt.clear();
                 }
             }
@@ -523,7 +521,7 @@ impl Player for Expectimax {
         let named = self.eval.for_root(board);
         if named.is_some() != self.root_eval {
             self.root_eval = named.is_some();
-            for tt in &mut self.tts {
+            if let Some(tt) = &mut self.tt {
                 tt.clear();
             }
             for cache in &mut self.leaves {
@@ -552,7 +550,7 @@ fn new_search<'a, E: Leaf>(
     config: &ExpectimaxConfig,
     eval: E,
     (root, depth): (Board, u32),
-    (tt, leaves): (Option<&'a mut TransTable>, Option<&'a mut LeafCache>),
+    (tt, leaves): (Option<&'a TransTable>, Option<&'a mut LeafCache>),
     deadline: Option<Instant>,
 ) -> Search<'a, E> {
     let p4 = config.four_probability.clamp(0.0, 1.0);
@@ -603,14 +601,15 @@ impl Expectimax {
         if self.config.threads > 1 && depth > 0 {
             return self.root_parallel(board, depth, eval, deadline);
         }
-        let caches = (self.tts.first_mut(), self.leaves.first_mut());
+        let caches = (self.tt.as_ref(), self.leaves.first_mut());
         let mut search = new_search(&self.config, eval, (board, depth), caches, deadline);
         let values = search.root(board, depth);
         (values, search.nodes)
     }
 
     /// The root's spawns shared out among threads: each thread takes the next
-    /// (move, cell, tile) from a counter and searches it with its own table.
+    /// (move, cell, tile) from a counter and searches it, all of them with one
+    /// transposition table.
     fn root_parallel<E: Leaf>(
         &mut self,
         board: Board,
@@ -642,16 +641,15 @@ impl Expectimax {
         }
         let counter = AtomicUsize::new(0);
         let threads = self.config.threads;
-        let mut tts: Vec<Option<&mut TransTable>> = self.tts.iter_mut().map(Some).collect();
-        tts.resize_with(threads, || None);
+        let tt = self.tt.as_ref();
         let mut leaves: Vec<Option<&mut LeafCache>> = self.leaves.iter_mut().map(Some).collect();
         leaves.resize_with(threads, || None);
         let config = &self.config;
         let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
-            let handles: Vec<_> = tts
+            let handles: Vec<_> = leaves
                 .into_iter()
-                .zip(leaves)
-                .map(|caches| {
+                .map(|leaves| {
+                    let caches = (tt, leaves);
                     let (tasks, counter) = (&tasks, &counter);
                     scope.spawn(move || {
                         let mut search = new_search(config, eval, (board, depth), caches, deadline);
