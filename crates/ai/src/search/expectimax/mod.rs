@@ -51,9 +51,9 @@ pub struct ExpectimaxConfig {
     /// (a Beta-Bernoulli [`SpawnModel`] whose prior is centred on 0.1) instead of
     /// assuming `four_probability`.
     pub learn_four_probability: bool,
-    /// Threads searching each move. With more than one, the root's spawns are shared
-    /// out and the threads share the transposition table, so results may differ from
-    /// run to run by which thread cached what first.
+    /// Threads searching each move. With more than one, a search of depth 5 or more
+    /// shares out the root's spawns, and the threads share the transposition table, so
+    /// results may differ from run to run by which thread cached what first.
     pub threads: usize,
     /// Under a time budget, bank the time a move leaves unused for later moves of the
     /// game: a move may spend its budget plus half the bank, and the bank holds at most
@@ -290,6 +290,12 @@ impl<L: Leaf> Leaf for &L {
         (**self).cut_below(root)
     }
 }
+
+/// The depth from which the threads of a search share out its root (see
+/// [`ExpectimaxConfig::threads`]); a shallower search runs on one thread, since
+/// starting the others costs more than they save there (docs/speed.md: at depth 4, a
+/// tenth of a millisecond a move, two threads were slower than one).
+const PARALLEL_FROM_DEPTH: u32 = 5;
 
 /// The state of one search: counters and the clock.
 struct Search<'a, E> {
@@ -598,7 +604,7 @@ impl Expectimax {
         deadline: Option<Instant>,
         eval: &E,
     ) -> (RootValues, u64) {
-        if self.config.threads > 1 && depth > 0 {
+        if self.config.threads > 1 && depth >= PARALLEL_FROM_DEPTH {
             return self.root_parallel(board, depth, eval, deadline);
         }
         let caches = (self.tt.as_ref(), self.leaves.first_mut());
