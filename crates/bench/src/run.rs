@@ -96,10 +96,9 @@ pub fn play_game_watched(
     // `is_over` is asked only when something else ends the loop: a player returns no
     // move exactly when the game is over, so the common path skips it.
     loop {
-        if stopped() {
-            if game.is_over() {
-                break;
-            }
+        // A game that is over when the stop comes still asks its player for the last
+        // board, as an unstopped game does: its record is the same, nodes and all.
+        if stopped() && !game.is_over() {
             return Ok(None);
         }
         if let Some(deadline) = deadline {
@@ -455,6 +454,31 @@ mod tests {
             }
             assert!(records.windows(2).all(|w| w[0].index < w[1].index));
         }
+    }
+
+    #[test]
+    fn a_stop_that_comes_as_the_game_ends_keeps_the_whole_record() {
+        let c = config("greedy", 1, 1);
+        let full = play_game(&c, 0, &AtomicBool::new(false))
+            .expect("plays")
+            .expect("not stopped");
+        // The stop is asked before each search: a search a move, then one of the board
+        // that has none. Set it for that last one.
+        let asked = AtomicUsize::new(0);
+        let stopped = || asked.fetch_add(1, Ordering::Relaxed) >= full.moves as usize;
+        let record = play_game_until(&c, 0, stopped)
+            .expect("plays")
+            .expect("the game was over when the stop came");
+        assert!(record.same_outcome(&full));
+        assert_eq!(
+            record.nodes, full.nodes,
+            "the last board's search counts too"
+        );
+        assert_eq!(record.searches, full.searches);
+        // One search earlier, the game is not over: it is not kept.
+        let asked = AtomicUsize::new(0);
+        let early = || asked.fetch_add(1, Ordering::Relaxed) + 1 >= full.moves as usize;
+        assert!(play_game_until(&c, 0, early).expect("plays").is_none());
     }
 
     #[test]
