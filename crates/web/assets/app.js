@@ -257,13 +257,12 @@
     return { board: state.board, ai: ui.player.value, time_ms: Number(ui.time.value) };
   }
 
+  // Shows a search's line of stats; returns its description (describeSearch).
   function showSearch(best, elapsedMs) {
     debug.lastSearch = best;
-    if (!best.dir) {
-      ui.stats.textContent = 'No move is legal: the game is over.';
-      return;
-    }
-    ui.stats.textContent = describeSearch(best, elapsedMs).stats;
+    const described = describeSearch(best, elapsedMs);
+    ui.stats.textContent = best.dir ? described.stats : 'No move is legal: the game is over.';
+    return described;
   }
 
   // A search's answer as the page says it: its line of stats, and each direction's
@@ -321,8 +320,7 @@
       const started = performance.now();
       const best = await engine.best(searchRequest());
       if (mine !== generation || board !== state.board) return;
-      showSearch(best, performance.now() - started);
-      const { values } = describeSearch(best, 0);
+      const { values } = showSearch(best, performance.now() - started);
       for (const el of ui.hintValues.querySelectorAll('.hint-value')) {
         const dir = el.dataset.dir;
         const value = best.values ? best.values[dir] : null;
