@@ -54,12 +54,6 @@ impl AsRef<Path> for TempPath {
     }
 }
 
-impl AsRef<std::ffi::OsStr> for TempPath {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
 impl Drop for TempPath {
     fn drop(&mut self) {
         let (Some(dir), Some(stem)) = (self.0.parent(), self.0.file_stem()) else {
