@@ -216,6 +216,7 @@ test('where an endgame table decides, the hint names it and shows its odds as pe
   assert.equal((await debug()).lastSearch.table_name, 'snake8-16');
   // A new game's board is the search's again.
   await page.click('#new-game');
+  await page.waitForFunction(() => !document.querySelector('#tiles .tile[data-value="16384"]'));
   await settled();
   await page.click('#hint');
   await page.waitForFunction(() => /depth \d+, [\d,]+ nodes/.test(document.querySelector('#ai-stats').textContent));
