@@ -18,7 +18,7 @@ pub struct SearchRequest {
 }
 
 /// A finished search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchDone {
     /// The request it answers.
     pub id: u64,
@@ -28,6 +28,9 @@ pub struct SearchDone {
     pub result: SearchResult,
     /// How long it took.
     pub elapsed: Duration,
+    /// The endgame table that answered the position, as the player names it
+    /// ([`Player::table_name`]): where its move was played, the values are its odds.
+    pub table_name: Option<String>,
 }
 
 impl SearchDone {
@@ -40,6 +43,7 @@ impl SearchDone {
             board: request.board,
             result,
             elapsed: started.elapsed(),
+            table_name: player.table_name().map(str::to_owned),
         }
     }
 }

@@ -201,7 +201,7 @@ impl App {
             return;
         }
         self.stats.record(&done);
-        self.last_search = Some(done);
+        self.last_search = Some(done.clone());
         self.analysis = Some(done);
     }
 
@@ -211,7 +211,7 @@ impl App {
         if !self.auto || self.game.is_over() || !self.is_due(now) {
             return false;
         }
-        let Some(dir) = self.analysis.and_then(|a| a.result.dir) else {
+        let Some(dir) = self.analysis.as_ref().and_then(|a| a.result.dir) else {
             return false;
         };
         match self.game.try_play(dir) {

@@ -84,6 +84,7 @@ mod tests {
                     ..SearchResult::default()
                 },
                 elapsed: Duration::from_millis(ms),
+                table_name: None,
             });
         }
         assert_eq!(stats.searches, 2);
@@ -99,6 +100,7 @@ mod tests {
                 ..SearchResult::default()
             },
             elapsed: Duration::ZERO,
+            table_name: None,
         });
         assert!(stats.last_from_table);
         assert_eq!(stats.table_moves, 1);

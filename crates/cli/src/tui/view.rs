@@ -126,7 +126,8 @@ fn side_panel(frame: &mut Frame, app: &App, area: Rect) {
         Constraint::Length(1),
         Constraint::Length(4),
         Constraint::Length(1),
-        Constraint::Length(5),
+        // The pick, the table that made it (if one did), and the four directions.
+        Constraint::Length(6),
     ])
     .areas(area);
     let [score_box, _, best_box] = Layout::horizontal([
@@ -276,8 +277,12 @@ fn choice_lines(app: &App) -> Vec<Line<'static>> {
     }
 }
 
+/// The pick and each direction's value: the search's, or where an endgame table's
+/// move was played, the table's name and each move's odds to make its target.
 fn values(heading: Span<'static>, done: &SearchDone) -> Vec<Line<'static>> {
+    let dim = Style::new().add_modifier(Modifier::DIM);
     let pick = done.result.dir;
+    let from_table = done.result.table.played();
     let mut lines = vec![Line::from(vec![
         heading,
         Span::raw(match pick {
@@ -285,10 +290,19 @@ fn values(heading: Span<'static>, done: &SearchDone) -> Vec<Line<'static>> {
             None => " no legal move".to_string(),
         }),
     ])];
+    if from_table {
+        lines.push(Line::from(vec![
+            Span::styled("  endgame table ", dim),
+            Span::raw(done.table_name.clone().unwrap_or_default()),
+        ]));
+    }
     for dir in Dir::ALL {
-        let value = match done.result.dir_values[dir.index()] {
-            Some(v) => format!("{v:>12.1}"),
-            None => format!("{:>12}", "illegal"),
+        let value = match (done.result.dir_values[dir.index()], from_table) {
+            (Some(p), true) => format!("{:>11.2}%", p * 100.0),
+            (Some(v), false) => format!("{v:>12.1}"),
+            // Illegal, or out of the table's world: the table has no odds for it.
+            (None, true) => format!("{:>12}", "–"),
+            (None, false) => format!("{:>12}", "illegal"),
         };
         let text = format!("  {} {:<6}{value}", arrow(dir), dir.name());
         lines.push(if Some(dir) == pick {
@@ -297,7 +311,7 @@ fn values(heading: Span<'static>, done: &SearchDone) -> Vec<Line<'static>> {
                 Span::styled(" ◀", Style::new().fg(palette::ACCENT)),
             ])
         } else {
-            Line::styled(text, Style::new().add_modifier(Modifier::DIM))
+            Line::styled(text, dim)
         });
     }
     lines
@@ -443,7 +457,8 @@ mod tests {
         panic!("no board on the screen:\n{}", text(buf));
     }
 
-    /// Greedy's moves, reported as an endgame table's.
+    /// Greedy's moves, reported as an endgame table's: the move greedy picks at odds
+    /// of 0.7924, every other legal one at 0.5, from the table `block10-512`.
     struct TableMoves(Box<dyn ai2048_ai::Player>);
 
     impl ai2048_ai::Player for TableMoves {
@@ -456,10 +471,24 @@ mod tests {
             board: ai2048_engine::Board,
             limits: &ai2048_ai::SearchLimits,
         ) -> ai2048_ai::SearchResult {
+            let searched = self.0.search(board, limits);
+            let odds = |dir: Dir| {
+                let legal = board.legal_dirs().iter().any(|d| d == dir);
+                legal.then_some(if Some(dir) == searched.dir {
+                    0.7924
+                } else {
+                    0.5
+                })
+            };
             ai2048_ai::SearchResult {
                 table: ai2048_ai::TableUse::Decided,
-                ..self.0.search(board, limits)
+                dir_values: Dir::ALL.map(odds),
+                ..searched
             }
+        }
+
+        fn table_name(&self) -> Option<&str> {
+            Some("block10-512")
         }
     }
 
@@ -484,6 +513,42 @@ mod tests {
             );
             assert!(!from_table.contains("depth "), "{from_table}");
         }
+    }
+
+    #[test]
+    fn a_table_move_names_its_table_and_shows_odds() {
+        let mut app = App::new(config(Mode::Watch, 3)).unwrap();
+        let mut tables = TableMoves(greedy());
+        assert!(serve(&mut app, &mut tables));
+        let screen = text(&render(&app, 80, 24));
+        assert!(screen.contains("endgame table block10-512"), "{screen}");
+        let done = app.last_search().unwrap();
+        let pick = done.result.dir.unwrap();
+        for dir in Dir::ALL {
+            let shown = match done.result.dir_values[dir.index()] {
+                Some(p) if dir == pick => {
+                    assert!((p - 0.7924).abs() < 1e-12);
+                    "79.24%"
+                }
+                Some(_) => "50.00%",
+                None => "–",
+            };
+            let line = lines(&render(&app, 80, 24))
+                .into_iter()
+                .find(|l| {
+                    l.contains(&format!("{} {}", arrow(dir), dir.name())) && !l.contains("pick")
+                })
+                .unwrap_or_else(|| panic!("no line for {dir}\n{screen}"));
+            assert!(line.contains(shown), "{line:?} lacks {shown}");
+            assert!(!line.contains("illegal"), "{line:?}");
+        }
+        // A searched move shows the search's values, and no table.
+        let start = Instant::now();
+        app.tick(start + std::time::Duration::from_secs(1));
+        assert!(serve(&mut app, greedy().as_mut()));
+        let searched = text(&render(&app, 80, 24));
+        assert!(!searched.contains("endgame table"), "{searched}");
+        assert!(!searched.contains('%'), "{searched}");
     }
 
     #[test]
