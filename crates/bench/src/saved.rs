@@ -53,6 +53,10 @@ pub(crate) struct Document {
 /// ask for more games, or play them on more threads.
 pub(crate) const FREE_SETTINGS: [&str; 2] = ["games", "jobs"];
 
+/// The settings that, beside the seed, say which games a run plays: under other ones
+/// the same game index and seed are another game.
+const GAME_SETTINGS: [&str; 2] = ["from", "rules"];
+
 impl SavedRun {
     /// Reads a run's JSON document.
     ///
@@ -78,6 +82,34 @@ impl SavedRun {
     #[must_use]
     pub fn games(&self) -> usize {
         self.records.len()
+    }
+
+    /// The settings under which this run's games are other games than `other`'s,
+    /// though the seeds be the same: the board every game started from (`from`,
+    /// absent for new games) and the rules, each as `(name, this run's value, the
+    /// other's)`, in JSON. Runs compared game by game must agree on them; the player,
+    /// its limits, the timeout and `until` are what a comparison compares.
+    ///
+    /// ```
+    /// use ai2048_bench::SavedRun;
+    /// let run = |from: &str| SavedRun::from_json(&format!(
+    ///     r#"{{"config": {{"ai": "greedy", "depth": null, "time_ms": null, "seed": 0,
+    ///     "games": 1, "jobs": 1, "timeout": null, "rules": {{"start_tiles": 2,
+    ///     "four_probability": 0.1, "illegal_move_spawns": false}}{from}}}, "runs": []}}"#
+    /// )).unwrap();
+    /// let (new, from) = (run(""), run(r#", "from": "e310440002000001""#));
+    /// assert!(new.other_games(&run("")).is_empty());
+    /// assert_eq!(
+    ///     new.other_games(&from),
+    ///     [("from".to_owned(), "null".to_owned(), r#""e310440002000001""#.to_owned())]
+    /// );
+    /// ```
+    #[must_use]
+    pub fn other_games(&self, other: &SavedRun) -> Vec<(String, String, String)> {
+        setting_differences(&self.config, &other.config, &[])
+            .filter(|(key, _, _)| GAME_SETTINGS.contains(&key.as_str()))
+            .map(|(key, a, b)| (key, a.to_string(), b.to_string()))
+            .collect()
     }
 
     /// The records of the finished games, for [`resume_bench`](crate::resume_bench)

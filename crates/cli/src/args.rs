@@ -379,7 +379,8 @@ pub struct BenchArgs {
         conflicts_with_all = PLAYING
     )]
     pub merge: Vec<PathBuf>,
-    /// Compare two runs' --json files over the games both played (the same --seed):
+    /// Compare two runs' --json files over the games both played (the same --seed, and
+    /// the same --from board and rules, or the runs are refused):
     /// the mean score difference game by game with its standard error, and for each
     /// tile from 2048 how often each reached it (95% Wilson intervals), the games only
     /// one reached, and McNemar's exact p-value on those. Given again (--compare A1 B1

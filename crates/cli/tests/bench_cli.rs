@@ -625,6 +625,33 @@ fn compare_pairs_two_runs_game_by_game() {
         &ai2048(&["--compare", &r, &o]),
         "the runs played other games",
     );
+    // The same seeds from another board, or under other rules, are other games.
+    let from = temp_path("cmp-from", "json");
+    let p4 = temp_path("cmp-p4", "json");
+    for (path, extra) in [
+        (&from, ["--from", "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"]),
+        (&p4, ["--p4", "0.5"]),
+    ] {
+        let json = arg(path);
+        let args = ["--ai", "random", "--seed", "4", "--num-games", "30", "-q"];
+        let out = ai2048(&[&args[..], &extra[..], &["--json", &json]].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let (f, p) = (arg(&from), arg(&p4));
+    assert_fails(
+        &ai2048(&["--compare", &r, &f]),
+        &format!(
+            "--compare {r} {f}: the runs played other games (the first new games, the \
+             second from 2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4); compare runs of the same --from \
+             board and rules"
+        ),
+    );
+    assert_fails(
+        &ai2048(&["--compare", &p, &r]),
+        "the runs played other games (rules {",
+    );
+    // From the same board, the runs pair.
+    assert_prints(&ai2048(&["--compare", &f, &f]), "30 paired games");
     assert_fails(&ai2048(&["--compare", &r]), "2 values required");
     // Pairs of runs pooled, as runs from several --from boards would be: each pair
     // game by game, the tiles counted over all of them.

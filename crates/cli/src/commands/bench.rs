@@ -54,10 +54,12 @@ fn compare(files: &[PathBuf]) -> Result<String> {
         .collect();
     let runs = pairs
         .iter()
-        .map(|(a, b)| Ok((saved_run(a, "--compare")?, saved_run(b, "--compare")?)))
+        .map(|(a, b)| paired_runs(a, b))
         .collect::<Result<Vec<_>>>()?;
-    let sets: Vec<(&[GameRecord], &[GameRecord])> =
-        runs.iter().map(|(a, b)| (&a[..], &b[..])).collect();
+    let sets: Vec<(&[GameRecord], &[GameRecord])> = runs
+        .iter()
+        .map(|(a, b)| (a.records(), b.records()))
+        .collect();
     let comparison = Comparison::of_sets(&sets, 2048).map_err(|error| match error {
         CompareError::InSet { set, error } => {
             let (a, b) = pairs[set];
@@ -77,6 +79,51 @@ fn compare(files: &[PathBuf]) -> Result<String> {
         }
     };
     Ok(comparison.format(&a, &b))
+}
+
+/// The runs saved in `a` and `b`, checked to have played the same games: from the
+/// same board (`--from`) and under the same rules, without which the same seeds are
+/// other games and pairing them means nothing.
+fn paired_runs(a: &Path, b: &Path) -> Result<(SavedRun, SavedRun)> {
+    let (run_a, run_b) = (read_saved(a, "--compare")?, read_saved(b, "--compare")?);
+    let differences = run_a.other_games(&run_b);
+    if !differences.is_empty() {
+        let named: Vec<String> = differences
+            .iter()
+            .map(|(key, in_a, in_b)| match key.as_str() {
+                "from" => format!(
+                    "the first {}, the second {}",
+                    start_text(in_a),
+                    start_text(in_b)
+                ),
+                _ => format!("{key} {in_a} in the first, {in_b} in the second"),
+            })
+            .collect();
+        bail!(
+            "--compare {} {}: the runs played other games ({}); compare runs of the same \
+             --from board and rules",
+            a.display(),
+            b.display(),
+            named.join("; ")
+        );
+    }
+    Ok((run_a, run_b))
+}
+
+/// How a saved run's `from` (JSON: null, or the board in 16 hex digits) started its
+/// games: `new games`, or `from 2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4`.
+fn start_text(from: &str) -> String {
+    let board: Option<ai2048_engine::Board> = from.trim_matches('"').parse().ok();
+    match board {
+        _ if from == "null" => "new games".to_owned(),
+        Some(board) => {
+            let rows = board
+                .to_rows()
+                .map(|row| row.map(|t| t.to_string()).join(" "));
+            format!("from {}", rows.join("/"))
+        }
+        None => format!("from {from}"),
+    }
 }
 
 /// The start that the file names of `paths` (without `.json`) share, less a
