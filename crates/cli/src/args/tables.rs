@@ -60,9 +60,9 @@ pub struct TablesBuildArgs {
     /// tables list` names them).
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
-    /// Build the large set: the default set and open10-512, the last step before 32768
-    /// with the block's cells open, as u16 (7.5 GiB on disk in all, not 3.0; about 11
-    /// minutes on 2 cores).
+    /// Build the large set: the default set, open10-512 (the last step before 32768
+    /// with the block's cells open, as u16) and block10-1024 (the last step before
+    /// 65536, as u8): 9.5 GiB on disk in all, not 3.0; about 15 minutes on 2 cores.
     #[arg(long, conflicts_with_all = ["names", "pattern"])]
     pub large: bool,
     #[command(flatten)]
