@@ -113,16 +113,17 @@ fn paired_runs(a: &Path, b: &Path) -> Result<(SavedRun, SavedRun)> {
 /// How a saved run's `from` (JSON: null, or the board in 16 hex digits) started its
 /// games: `new games`, or `from 2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4`.
 fn start_text(from: &str) -> String {
-    let board: Option<ai2048_engine::Board> = from.trim_matches('"').parse().ok();
-    match board {
-        _ if from == "null" => "new games".to_owned(),
-        Some(board) => {
+    if from == "null" {
+        return "new games".to_owned();
+    }
+    match from.trim_matches('"').parse::<ai2048_engine::Board>() {
+        Ok(board) => {
             let rows = board
                 .to_rows()
                 .map(|row| row.map(|t| t.to_string()).join(" "));
             format!("from {}", rows.join("/"))
         }
-        None => format!("from {from}"),
+        Err(_) => format!("from {from}"),
     }
 }
 
