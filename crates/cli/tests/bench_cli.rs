@@ -648,7 +648,8 @@ fn compare_pairs_two_runs_game_by_game() {
     );
     assert_fails(
         &ai2048(&["--compare", &p, &r]),
-        "the runs played other games (rules {",
+        "the runs played other games (rules 2 start tiles, p(4) 0.5, illegal moves refused \
+         in the first against 2 start tiles, p(4) 0.1, illegal moves refused in the second)",
     );
     // From the same board, the runs pair.
     assert_prints(&ai2048(&["--compare", &f, &f]), "30 paired games");

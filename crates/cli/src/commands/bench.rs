@@ -96,6 +96,11 @@ fn paired_runs(a: &Path, b: &Path) -> Result<(SavedRun, SavedRun)> {
                     start_text(in_a),
                     start_text(in_b)
                 ),
+                "rules" => format!(
+                    "rules {} in the first against {} in the second",
+                    rules_text(in_a),
+                    rules_text(in_b)
+                ),
                 _ => format!("{key} {in_a} in the first, {in_b} in the second"),
             })
             .collect();
@@ -125,6 +130,21 @@ fn start_text(from: &str) -> String {
         }
         Err(_) => format!("from {from}"),
     }
+}
+
+/// A saved run's rules (the JSON object its config holds) in the words of a run's
+/// header, as `2 start tiles, p(4) 0.5, illegal moves refused`; the JSON as it is if
+/// it is not such an object.
+fn rules_text(json: &str) -> String {
+    let value: Option<serde_json::Value> = serde_json::from_str(json).ok();
+    let rules = value.as_ref().and_then(|v| {
+        Some(ai2048_engine::Rules {
+            start_tiles: u8::try_from(v["start_tiles"].as_u64()?).ok()?,
+            four_probability: v["four_probability"].as_f64()?,
+            illegal_move_spawns: v["illegal_move_spawns"].as_bool()?,
+        })
+    });
+    rules.map_or_else(|| json.to_owned(), describe_rules)
 }
 
 /// The start that the file names of `paths` (without `.json`) share, less a
