@@ -458,12 +458,12 @@ impl Expectimax {
     pub fn with_eval(config: ExpectimaxConfig, eval: Arc<dyn Evaluator>) -> Expectimax {
         let threads = config.threads.max(1);
         // One cache of leaf values per thread, or none when it has no slots.
-        let tables = |slots: usize| 0..if slots > 0 { threads } else { 0 };
+        let caches = if config.leaf_slots > 0 { threads } else { 0 };
         Expectimax {
             config: ExpectimaxConfig { threads, ..config },
             eval,
             tt: (config.tt_slots > 0).then(|| TransTable::new(config.tt_slots)),
-            leaves: tables(config.leaf_slots)
+            leaves: (0..caches)
                 .map(|_| LeafCache::new(config.leaf_slots))
                 .collect(),
             spawns: config.learn_four_probability.then(SpawnModel::new),
