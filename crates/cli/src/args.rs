@@ -396,13 +396,15 @@ pub struct BenchArgs {
     /// Where the games of a run's --json file ended: grouped by the largest tile on
     /// their final boards and the largest tile below it missing there (the tile a game
     /// was making when it ended: a 16384 without an 8192 was lost building the 8192
-    /// again), with the games' indices.
+    /// again), with the games' indices. Several files are the shards of one run
+    /// (--first-game), joined as --merge joins them.
     #[arg(
         long,
+        num_args = 1..,
         value_name = "FILE",
         conflicts_with_all = PLAYING.iter().chain(&["merge", "json", "compare"])
     )]
-    pub ends: Option<PathBuf>,
+    pub ends: Vec<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

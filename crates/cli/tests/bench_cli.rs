@@ -746,6 +746,53 @@ fn ends_groups_a_runs_games_by_their_final_boards() {
 }
 
 #[test]
+fn ends_joins_the_shards_of_a_run() {
+    // Games 0-2 and 5-6 of one run, in two files: their ends together, the gap named.
+    let (a, b) = (temp_path("ends-a", "json"), temp_path("ends-b", "json"));
+    let (ja, jb) = (
+        a.to_str().expect("utf-8").to_owned(),
+        b.to_str().expect("utf-8").to_owned(),
+    );
+    for (first, games, json) in [("0", "3", &ja), ("5", "2", &jb)] {
+        let args = [
+            "--ai",
+            GREEDY,
+            "--first-game",
+            first,
+            "--num-games",
+            games,
+            "-q",
+            "--json",
+            json,
+        ];
+        stdout_of(&ai2048(&args), &args);
+    }
+    let out = ai2048(&["--ends", &ja, &jb]);
+    assert_prints(&out, &format!("the 5 games of {ja}, {jb}:"));
+    assert_prints(&out, "(no file holds games 3 to 4)");
+    let stdout = text(&out.stdout);
+    // The table's rows: a tile, the missing tile, the count, and the games.
+    let mut games: Vec<u64> = stdout
+        .lines()
+        .map(|line| line.split(" | ").map(str::trim).collect::<Vec<_>>())
+        .filter(|cells| cells.len() == 4 && cells[0].parse::<u32>().is_ok())
+        .flat_map(|cells| {
+            cells[3]
+                .split(' ')
+                .map(|i| i.parse::<u64>().expect("an index"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    games.sort_unstable();
+    assert_eq!(games, [0, 1, 2, 5, 6], "{stdout}");
+    // A file given twice holds the same games twice: refused, as --merge refuses it.
+    assert_fails(&ai2048(&["--ends", &ja, &ja]), "--ends");
+    for p in [a, b] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
 fn games_from_a_position_stop_at_the_tile_and_bad_positions_are_named() {
     let from = "256 128 64 32/16 8 4 2/0 0 0 0/0 0 0 2";
     let args = [

@@ -181,10 +181,20 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
         out.flush()?;
         return Ok(Outcome::Done);
     }
-    if let Some(path) = &args.ends {
-        let records = saved_run(path, "--ends")?;
+    if !args.ends.is_empty() {
+        let (records, missing) = match &args.ends[..] {
+            [path] => (saved_run(path, "--ends")?, Vec::new()),
+            files => {
+                let merged = merged_run(files, "--ends")?;
+                (merged.records().to_vec(), merged.missing().to_vec())
+            }
+        };
+        let names: Vec<String> = args.ends.iter().map(|p| p.display().to_string()).collect();
         let mut out = std::io::stdout().lock();
-        writeln!(out, "the {} games of {}:", records.len(), path.display())?;
+        writeln!(out, "the {} games of {}:", records.len(), names.join(", "))?;
+        if !missing.is_empty() {
+            writeln!(out, "(no file holds {})", index_ranges(&missing))?;
+        }
         write!(out, "{}", Ends::of(&records).format())?;
         out.flush()?;
         return Ok(Outcome::Done);
@@ -341,21 +351,7 @@ impl<'a> Checkpoint<'a> {
 /// `--merge`: the shards' files merged into the whole run, reported, and written to
 /// `json` if given.
 fn merge(files: &[PathBuf], json: Option<&Path>) -> Result<()> {
-    let texts = files
-        .iter()
-        .map(|path| {
-            std::fs::read_to_string(path)
-                .with_context(|| format!("--merge: cannot read {}", path.display()))
-        })
-        .collect::<Result<Vec<String>>>()?;
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let merged = MergedRun::from_shards(
-        names
-            .iter()
-            .map(String::as_str)
-            .zip(texts.iter().map(String::as_str)),
-    )
-    .context("--merge")?;
+    let merged = merged_run(files, "--merge")?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -390,6 +386,26 @@ fn merge(files: &[PathBuf], json: Option<&Path>) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The shards of one run in `files`, joined, read for `option`: an error names the
+/// file that cannot be read or joined.
+fn merged_run(files: &[PathBuf], option: &str) -> Result<MergedRun> {
+    let texts = files
+        .iter()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .with_context(|| format!("{option}: cannot read {}", path.display()))
+        })
+        .collect::<Result<Vec<String>>>()?;
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    MergedRun::from_shards(
+        names
+            .iter()
+            .map(String::as_str)
+            .zip(texts.iter().map(String::as_str)),
+    )
+    .context(option.to_owned())
 }
 
 /// Ranges of game indices as text: `games 4 to 6, 9`.
