@@ -52,7 +52,8 @@ pub(crate) enum Kind {
     Heuristic,
     /// [`super::Simple`], without weights.
     Simple,
-    /// [`super::Lines`], its one weight the factor of a lost board's value.
+    /// [`super::Lines`], its weights the factors of a lost board's value and of a
+    /// climb's cost.
     Lines,
     /// A [`super::MatrixEval`]: the sixteen matrix weights, then `empty`.
     Matrix,
@@ -119,14 +120,12 @@ const fn matrix_weights(matrix: &[f64; 16], empty: f64) -> [WeightInfo; 17] {
     out
 }
 
-/// The factor of a lost board's value in `lines`: 2 is macroxue's; a large one values a
-/// loss below every board.
-const LINES_WEIGHTS: [WeightInfo; 1] = [WeightInfo::bounded(
-    "lost",
-    super::Lines::DEFAULT_LOST,
-    0.0,
-    1e6,
-)];
+/// The weights of `lines`: the factor of a lost board's value (2 is macroxue's; a large
+/// one values a loss below every board), and of a climb's cost (12, macroxue's).
+const LINES_WEIGHTS: [WeightInfo; 2] = [
+    WeightInfo::bounded("lost", super::Lines::DEFAULT_LOST, 0.0, 1e6),
+    WeightInfo::bounded("climb", super::Lines::DEFAULT_CLIMB, 0.0, 1e3),
+];
 
 const CORNER_WEIGHTS: [WeightInfo; 17] = matrix_weights(&CORNER, 2.0);
 const SNAKE_WEIGHTS: [WeightInfo; 17] = matrix_weights(&SNAKE, 0.0);
@@ -206,8 +205,9 @@ pub const EVALS: &[EvalInfo] = &[
     EvalInfo {
         name: "lines",
         about: "rows and columns scored as they descend from the top-left corner, tiles \
-                weighted e * 2^e (macroxue's heuristic); a lost board scores minus w.lost \
-                times its largest tile's weight (or 2^17)",
+                weighted e * 2^e (macroxue's heuristic), a climb costing w.climb times the \
+                weights' difference; a lost board scores minus w.lost times its largest \
+                tile's weight (or 2^17)",
         weights: &LINES_WEIGHTS,
         kind: Kind::Lines,
     },

@@ -229,7 +229,7 @@ impl EvalConfig {
                 }
             }
             Kind::Simple => Arc::new(Simple),
-            Kind::Lines => Arc::new(super::Lines::new(p[0])),
+            Kind::Lines => Arc::new(super::Lines::with_climb(p[0], p[1])),
             Kind::Matrix => Arc::new(MatrixEval::new(
                 self.matrix().expect("a matrix eval"),
                 p[16],

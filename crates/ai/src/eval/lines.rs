@@ -4,7 +4,8 @@
 //! Each tile of exponent `e` weighs `e · 2^e`. A line (a row read left to right, a
 //! column read top to bottom) scores its first tile's weight, then for each pair of
 //! neighbours `a, b` along it `a + b` where `a ≥ b` (and `a` once more where they are
-//! equal, a merge waiting), or `12 · (a - b)` where the line climbs. The board scores
+//! equal, a merge waiting), or `12 · (a - b)` where the line climbs (the weight
+//! `climb`, 12 by default, is the factor). The board scores
 //! the sum over its four rows and four columns, so the largest tiles gather in the
 //! top-left corner, in a block whose rows and columns both fall away from it. A board
 //! whose lines climb scores below 0.
@@ -31,21 +32,44 @@
 //! # Ok::<(), ai2048_engine::ParseBoardError>(())
 //! ```
 
-use std::sync::OnceLock;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
-use ai2048_engine::{Board, MAX_EXPONENT};
+use ai2048_engine::Board;
 
 use super::Evaluator;
 
 /// The heuristic of lines descending from the top-left corner (see the module).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct Lines {
     lost: f64,
+    climb: f64,
+    /// The scores of every line under `climb`, where it is not the default's (whose
+    /// table is shared by the process, [`line_table`]).
+    table: Option<Arc<[f64]>>,
+}
+
+impl PartialEq for Lines {
+    fn eq(&self, other: &Lines) -> bool {
+        (self.lost, self.climb) == (other.lost, other.climb)
+    }
+}
+
+impl fmt::Debug for Lines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Lines")
+            .field("lost", &self.lost)
+            .field("climb", &self.climb)
+            .finish()
+    }
 }
 
 impl Lines {
     /// The factor of a lost board's value by default: macroxue's.
     pub const DEFAULT_LOST: f64 = 2.0;
+
+    /// The factor of a climb's cost by default: macroxue's.
+    pub const DEFAULT_CLIMB: f64 = 12.0;
 
     /// The heuristic with a lost board scored minus the larger of 2^17 and `lost`
     /// times its largest tile's weight.
@@ -61,7 +85,38 @@ impl Lines {
     /// ```
     #[must_use]
     pub const fn new(lost: f64) -> Lines {
-        Lines { lost }
+        Lines {
+            lost,
+            climb: Lines::DEFAULT_CLIMB,
+            table: None,
+        }
+    }
+
+    /// The heuristic with a lost board scored as [`Lines::new`] scores it, and a line
+    /// that climbs from `a` to `b` costing `climb · (weight(b) - weight(a))`, not 12
+    /// times it. Other factors than the default build their own table of lines (a few
+    /// milliseconds).
+    ///
+    /// ```
+    /// use ai2048_ai::eval::{Evaluator, Lines};
+    /// use ai2048_engine::Board;
+    /// let climbs: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// let (steep, default) = (Lines::with_climb(2.0, 24.0), Lines::default());
+    /// assert_eq!(Lines::with_climb(2.0, 12.0), default);
+    /// assert!(steep.eval(climbs) < default.eval(climbs));
+    /// let falls: Board = "4 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+    /// assert_eq!(steep.eval(falls), default.eval(falls));
+    /// # Ok::<(), ai2048_engine::ParseBoardError>(())
+    /// ```
+    #[must_use]
+    pub fn with_climb(lost: f64, climb: f64) -> Lines {
+        // The same bits as the default (not merely equal: -0.0 is not 0.0's table).
+        let table = (climb.to_bits() != Lines::DEFAULT_CLIMB.to_bits()).then(|| {
+            (0..1usize << 16)
+                .map(|r| line_score(row_exponents(r), climb))
+                .collect()
+        });
+        Lines { lost, climb, table }
     }
 }
 
@@ -72,65 +127,62 @@ impl Default for Lines {
     }
 }
 
-/// How many exponents a cell may hold, 0 (empty) to [`MAX_EXPONENT`].
-const EXPONENTS: usize = MAX_EXPONENT as usize + 1;
-
 /// The weight of a tile of exponent `e`: `e · 2^e`.
 const fn weight(e: usize) -> f64 {
     (e as f64) * (1u64 << e) as f64
 }
 
-/// What a line gains for neighbours of exponents `a` then `b`, indexed `[a][b]`.
-const PAIRS: [[f64; EXPONENTS]; EXPONENTS] = {
-    let mut out = [[0.0; EXPONENTS]; EXPONENTS];
-    let mut a = 0;
-    while a < EXPONENTS {
-        let mut b = 0;
-        while b < EXPONENTS {
-            let (wa, wb) = (weight(a), weight(b));
-            out[a][b] = if a > b {
-                wa + wb
-            } else if a == b {
-                wa + wb + wa
-            } else {
-                (wa - wb) * 12.0
-            };
-            b += 1;
-        }
-        a += 1;
+/// What a line gains for neighbours of exponents `a` then `b`, a climb costing
+/// `climb` times the difference of their weights.
+fn pair(a: usize, b: usize, climb: f64) -> f64 {
+    let (wa, wb) = (weight(a), weight(b));
+    if a > b {
+        wa + wb
+    } else if a == b {
+        wa + wb + wa
+    } else {
+        (wa - wb) * climb
     }
-    out
-};
+}
 
 /// The least a lost board scores below 0, whatever its largest tile: 2^17.
 const LOST_FLOOR: f64 = 131_072.0;
 
 /// What one line of exponents `line` scores: its first tile's weight, then each pair.
-fn line_score(line: [usize; 4]) -> f64 {
-    weight(line[0]) + PAIRS[line[0]][line[1]] + PAIRS[line[1]][line[2]] + PAIRS[line[2]][line[3]]
+fn line_score(line: [usize; 4], climb: f64) -> f64 {
+    weight(line[0])
+        + pair(line[0], line[1], climb)
+        + pair(line[1], line[2], climb)
+        + pair(line[2], line[3], climb)
 }
 
-/// [`line_score`] of every line of 4-bit cells (a board's row as 16 bits), computed
-/// once a process. Every score is a whole number below 2^53, so a board's sum is
-/// exact in any order: the same value as the sum cell by cell.
+/// The four exponents of a line of 4-bit cells (a board's row as 16 bits).
+fn row_exponents(r: usize) -> [usize; 4] {
+    [r >> 12, (r >> 8) & 0xF, (r >> 4) & 0xF, r & 0xF]
+}
+
+/// [`line_score`] of every line of 4-bit cells (a board's row as 16 bits) under the
+/// default climb, computed once a process. Every score is a whole number below 2^53
+/// (and so under any climb that is a whole number), so a board's sum is exact in any
+/// order: the same value as the sum cell by cell.
 fn line_table() -> &'static [f64] {
     static TABLE: OnceLock<Box<[f64]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         (0..1usize << 16)
-            .map(|r| line_score([r >> 12, (r >> 8) & 0xF, (r >> 4) & 0xF, r & 0xF]))
+            .map(|r| line_score(row_exponents(r), Lines::DEFAULT_CLIMB))
             .collect()
     })
 }
 
 /// The board's score read cell by cell: each row and each column through
 /// [`line_score`]. For any board; [`Lines`] takes it for boards holding 65536 or more.
-fn by_cells(board: Board) -> f64 {
+fn by_cells(board: Board, climb: f64) -> f64 {
     let e = board.exponents().map(usize::from);
     let mut score = 0.0;
     for i in 0..4 {
         let row = [e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]];
         let column = [e[i], e[4 + i], e[8 + i], e[12 + i]];
-        score += line_score(row) + line_score(column);
+        score += line_score(row, climb) + line_score(column, climb);
     }
     score
 }
@@ -140,12 +192,15 @@ impl Evaluator for Lines {
         if !board.has_high_tiles() {
             // Every tile below 65536: each row, and each row of the transpose (a
             // column), is 16 bits of the board, looked up in the table.
-            let table = line_table();
+            let table: &[f64] = match &self.table {
+                Some(table) => table,
+                None => line_table(),
+            };
             let line = |bits: u64, i: u32| table[(bits >> (16 * i)) as u16 as usize];
             let (rows, columns) = (board.low_bits(), board.transpose().low_bits());
             return (0..4).map(|i| line(rows, i) + line(columns, i)).sum();
         }
-        by_cells(board)
+        by_cells(board, self.climb)
     }
 
     /// macroxue's value of a lost board: minus the larger of 2^17 and the weight
@@ -183,7 +238,7 @@ mod tests {
         ])
         .unwrap();
         let v = LINES.eval(worst);
-        let most = 24.0 * 12.0 * weight(MAX_EXPONENT as usize);
+        let most = 24.0 * 12.0 * weight(ai2048_engine::MAX_EXPONENT as usize);
         assert!(v.is_finite() && v > -most && v < 0.0, "{v}");
         assert!(LINES.eval(worst) < LINES.eval(Board::EMPTY));
         // Below a lost board: the broken lines score lower still.
@@ -223,7 +278,13 @@ mod tests {
             assert!(!board.has_high_tiles());
             assert_eq!(
                 LINES.eval(board).to_bits(),
-                by_cells(board).to_bits(),
+                by_cells(board, Lines::DEFAULT_CLIMB).to_bits(),
+                "{board:?}"
+            );
+            let steep = Lines::with_climb(2.0, 10.0);
+            assert_eq!(
+                steep.eval(board).to_bits(),
+                by_cells(board, 10.0).to_bits(),
                 "{board:?}"
             );
         }

@@ -12,7 +12,7 @@
 //! |------|------|---------|
 //! | `heuristic` | nneonneo's row-table heuristic ([`RowTable`]), expectimax's default | [`HeuristicWeights`] |
 //! | `simple` | [`Simple`]: the snake matrix plus 64 per empty cell, greedy's default | none |
-//! | `lines` | [`Lines`]: rows and columns descending from the top-left corner (macroxue's heuristic) | `lost` |
+//! | `lines` | [`Lines`]: rows and columns descending from the top-left corner (macroxue's heuristic) | `lost`, `climb` |
 //! | `corner`, `snake`, `diagonal` | [`MatrixEval`]: tile values × [`CORNER`], [`SNAKE`], [`DIAGONAL`], plus a bonus per empty cell | `m00`…`m33`, `empty` |
 //! | `weighted` | [`Weighted`]: Σ weight × [`Feature`] | one per feature |
 //! | `cobb-douglas` | [`CobbDouglas`]: Π heuristic^exponent, in [0, 1] | four exponents |
