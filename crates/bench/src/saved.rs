@@ -87,11 +87,13 @@ impl SavedRun {
     /// The settings under which this run's games are other games than `other`'s,
     /// though the seeds be the same: the board every game started from (`from`,
     /// absent for new games) and the rules, each as `(name, this run's value, the
-    /// other's)`, in JSON. Runs compared game by game must agree on them; the player,
-    /// its limits, the timeout and `until` are what a comparison compares.
+    /// other's)`, as the runs' JSON holds them. Runs compared game by game must agree
+    /// on them; the player, its limits, the timeout and `until` are what a comparison
+    /// compares.
     ///
     /// ```
     /// use ai2048_bench::SavedRun;
+    /// use serde_json::json;
     /// let run = |from: &str| SavedRun::from_json(&format!(
     ///     r#"{{"config": {{"ai": "greedy", "depth": null, "time_ms": null, "seed": 0,
     ///     "games": 1, "jobs": 1, "timeout": null, "rules": {{"start_tiles": 2,
@@ -101,14 +103,16 @@ impl SavedRun {
     /// assert!(new.other_games(&run("")).is_empty());
     /// assert_eq!(
     ///     new.other_games(&from),
-    ///     [("from".to_owned(), "null".to_owned(), r#""e310440002000001""#.to_owned())]
+    ///     [("from".to_owned(), json!(null), json!("e310440002000001"))]
     /// );
     /// ```
     #[must_use]
-    pub fn other_games(&self, other: &SavedRun) -> Vec<(String, String, String)> {
+    pub fn other_games(
+        &self,
+        other: &SavedRun,
+    ) -> Vec<(String, serde_json::Value, serde_json::Value)> {
         setting_differences(&self.config, &other.config, &[])
             .filter(|(key, _, _)| GAME_SETTINGS.contains(&key.as_str()))
-            .map(|(key, a, b)| (key, a.to_string(), b.to_string()))
             .collect()
     }
 

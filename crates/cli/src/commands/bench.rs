@@ -115,36 +115,36 @@ fn paired_runs(a: &Path, b: &Path) -> Result<(SavedRun, SavedRun)> {
     Ok((run_a, run_b))
 }
 
-/// How a saved run's `from` (JSON: null, or the board in 16 hex digits) started its
-/// games: `new games`, or `from 2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4`.
-fn start_text(from: &str) -> String {
-    if from == "null" {
+/// How a saved run's `from` (null, or the board in 16 hex digits) started its games:
+/// `new games`, or `from 2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4`; the JSON as it is if it
+/// is no board.
+fn start_text(from: &serde_json::Value) -> String {
+    if from.is_null() {
         return "new games".to_owned();
     }
-    match from.trim_matches('"').parse::<ai2048_engine::Board>() {
-        Ok(board) => {
+    match from.as_str().map(str::parse::<ai2048_engine::Board>) {
+        Some(Ok(board)) => {
             let rows = board
                 .to_rows()
                 .map(|row| row.map(|t| t.to_string()).join(" "));
             format!("from {}", rows.join("/"))
         }
-        Err(_) => format!("from {from}"),
+        _ => format!("from {from}"),
     }
 }
 
 /// A saved run's rules (the JSON object its config holds) in the words of a run's
 /// header, as `2 start tiles, p(4) 0.5, illegal moves refused`; the JSON as it is if
 /// it is not such an object.
-fn rules_text(json: &str) -> String {
-    let value: Option<serde_json::Value> = serde_json::from_str(json).ok();
-    let rules = value.as_ref().and_then(|v| {
+fn rules_text(rules: &serde_json::Value) -> String {
+    let parsed = (|| {
         Some(ai2048_engine::Rules {
-            start_tiles: u8::try_from(v["start_tiles"].as_u64()?).ok()?,
-            four_probability: v["four_probability"].as_f64()?,
-            illegal_move_spawns: v["illegal_move_spawns"].as_bool()?,
+            start_tiles: u8::try_from(rules["start_tiles"].as_u64()?).ok()?,
+            four_probability: rules["four_probability"].as_f64()?,
+            illegal_move_spawns: rules["illegal_move_spawns"].as_bool()?,
         })
-    });
-    rules.map_or_else(|| json.to_owned(), describe_rules)
+    })();
+    parsed.map_or_else(|| rules.to_string(), describe_rules)
 }
 
 /// The start that the file names of `paths` (without `.json`) share, less a
