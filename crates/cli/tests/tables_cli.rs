@@ -354,11 +354,17 @@ fn list_names_the_default_set_and_what_the_large_set_adds() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let listed = text(&out.stdout);
     let (default, large) = listed
-        .split_once("what the large set adds (`ai2048 tables build --large`")
+        .split_once("what the large set adds, or stores with its probabilities")
         .expect("the large set's part");
-    assert!(default.contains("block10-512") && !default.contains("open10-512"));
+    assert!(default.contains("block10-512") && !default.contains("block10-1024"));
+    let line = default.lines().find(|l| l.contains("open10-512")).unwrap();
+    assert!(
+        line.contains("moves") && line.contains("not built"),
+        "{line}"
+    );
     let line = large.lines().find(|l| l.contains("open10-512")).unwrap();
     assert!(line.contains("u16") && line.contains("not built"), "{line}");
+    assert!(large.contains("block10-1024") && !large.contains("block10-512"));
 }
 
 #[test]

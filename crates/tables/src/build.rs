@@ -93,7 +93,7 @@ pub fn existing(path: &Path, layout: &Layout) -> Existing {
 #[must_use]
 pub fn build_memory(layout: &Layout, encoding: Encoding) -> u64 {
     let largest = layout.layer_sizes().into_iter().max().unwrap_or(0);
-    let values = encoding.width() as u64 * layout.len();
+    let values = encoding.bytes_for(layout.len());
     // Three layers of `f32`, and as much again for the rows' values while a layer is
     // collected; the program itself (its network among them), some 64 MiB.
     values + 32 * largest + LayerIndex::memory(layout) + (64 << 20)
@@ -151,11 +151,10 @@ pub fn build(
         )
     };
     let mut sweep = Sweep::resume(layout, layers_left, lowest);
-    let width = encoding.width();
     let mut states_done: u64 = sizes[layers_left as usize..].iter().sum();
     let mut last_save = Instant::now();
     let mut save_took = Duration::ZERO;
-    while let Some(layer) = sweep.step(|i, v| encoding.put_at(v, &mut bytes[i as usize * width..]))
+    while let Some(layer) = sweep.step(|i, v, best| encoding.store(&mut bytes, i as usize, v, best))
     {
         states_done += sizes[layer as usize];
         let go_on = progress(&BuildProgress {
@@ -234,10 +233,7 @@ fn zeros(layout: &Layout, encoding: Encoding, path: &Path) -> Result<Vec<u8>, Ta
             ),
         )
     };
-    let len = usize::try_from(layout.len())
-        .ok()
-        .and_then(|n| n.checked_mul(encoding.width()))
-        .ok_or_else(too_large)?;
+    let len = usize::try_from(encoding.bytes_for(layout.len())).map_err(|_| too_large())?;
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(len).map_err(|_| too_large())?;
     bytes.resize(len, 0);

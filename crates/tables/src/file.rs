@@ -83,6 +83,13 @@ pub enum Encoding {
     /// assert!((1.0 - levels[254] - 1e-4).abs() < 1e-6);
     /// ```
     U8,
+    /// No probabilities: each state's best move only, in two bits (four states a
+    /// byte), the first of the best in the order up, down, left, right, as the build
+    /// solves it. An eighth of `u16`'s size. Such a table's answer values its move 1 and
+    /// every other move that stays in its world 0 ([`crate::Table::query`]), so that a
+    /// player plays its move wherever it answers; it is built so, not converted from
+    /// values.
+    Moves,
 }
 
 /// The log-odds of [`Encoding::U8`]'s lowest level above 0 (its highest below 1 is the
@@ -90,13 +97,36 @@ pub enum Encoding {
 const U8_LOGIT: f64 = -9.21024; // ln(1e-4 / (1 - 1e-4))
 
 impl Encoding {
-    /// The bytes of one value.
+    /// The bytes of one value; 0 for [`Encoding::Moves`], which stores no value (a
+    /// quarter of a byte a state).
     #[must_use]
     pub const fn width(self) -> usize {
         match self {
             Encoding::F32 => 4,
             Encoding::U16 => 2,
             Encoding::U8 => 1,
+            Encoding::Moves => 0,
+        }
+    }
+
+    /// Whether the encoding stores probabilities (every one but [`Encoding::Moves`]).
+    #[must_use]
+    pub const fn has_values(self) -> bool {
+        !matches!(self, Encoding::Moves)
+    }
+
+    /// The bytes that `states` states take in this encoding (`u64::MAX` past it).
+    ///
+    /// ```
+    /// use ai2048_tables::Encoding;
+    /// assert_eq!(Encoding::U16.bytes_for(10), 20);
+    /// assert_eq!(Encoding::Moves.bytes_for(10), 3);
+    /// ```
+    #[must_use]
+    pub const fn bytes_for(self, states: u64) -> u64 {
+        match self {
+            Encoding::Moves => states.div_ceil(4),
+            _ => states.saturating_mul(self.width() as u64),
         }
     }
 
@@ -125,7 +155,7 @@ impl Encoding {
     /// ```
     #[must_use]
     pub fn file_len(self, layout: &Layout) -> u64 {
-        header_len(layout) as u64 + self.width() as u64 * layout.len()
+        header_len(layout) as u64 + self.bytes_for(layout.len())
     }
 
     const fn code(self) -> u8 {
@@ -133,6 +163,7 @@ impl Encoding {
             Encoding::F32 => 1,
             Encoding::U16 => 2,
             Encoding::U8 => 3,
+            Encoding::Moves => 4,
         }
     }
 
@@ -143,7 +174,27 @@ impl Encoding {
         self.put_at(v, &mut out[at..]);
     }
 
-    /// Writes the bytes of `v` at the start of `out`.
+    /// Stores state `i`'s value `v` and best move `best` (its [`ai2048_engine::Dir`]
+    /// code, 0 to 3) in `bytes`, every state's in this encoding.
+    #[inline]
+    pub(crate) fn store(self, bytes: &mut [u8], i: usize, v: f32, best: u8) {
+        if self == Encoding::Moves {
+            let shift = 2 * (i % 4);
+            let byte = &mut bytes[i / 4];
+            *byte = (*byte & !(3 << shift)) | ((best & 3) << shift);
+        } else {
+            self.put_at(v, &mut bytes[i * self.width()..]);
+        }
+    }
+
+    /// The best move of state `i` stored in `bytes` as [`Encoding::Moves`] stores it.
+    #[inline]
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pub(crate) fn best_at(bytes: &[u8], i: usize) -> u8 {
+        (bytes[i / 4] >> (2 * (i % 4))) & 3
+    }
+
+    /// Writes the bytes of `v` at the start of `out` (an encoding of values).
     #[inline]
     pub(crate) fn put_at(self, v: f32, out: &mut [u8]) {
         match self {
@@ -163,6 +214,7 @@ impl Encoding {
                 };
                 out[0] = q as u8;
             }
+            Encoding::Moves => unreachable!("moves are stored by `store`"),
         }
     }
 
@@ -173,6 +225,7 @@ impl Encoding {
             Encoding::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
             Encoding::U16 => f32::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65535.0,
             Encoding::U8 => Encoding::u8_levels()[usize::from(bytes[0])],
+            Encoding::Moves => unreachable!("a table of moves holds no values"),
         }
     }
 }
@@ -183,6 +236,7 @@ impl fmt::Display for Encoding {
             Encoding::F32 => "f32",
             Encoding::U16 => "u16 (65535ths)",
             Encoding::U8 => "u8 (256 levels in log-odds)",
+            Encoding::Moves => "moves (each state's best move, no probabilities)",
         })
     }
 }
@@ -332,6 +386,7 @@ impl Header {
             1 => Encoding::F32,
             2 => Encoding::U16,
             3 => Encoding::U8,
+            4 => Encoding::Moves,
             other => return Err(invalid(format!("its values' encoding {other} is unknown"))),
         };
         let layout = Layout::new(pattern, 1 << target)
@@ -437,7 +492,7 @@ pub(crate) fn read_bytes(path: &Path) -> Result<(Header, Vec<u8>, Vec<f32>), Tab
     let mut file = File::open(path).map_err(io)?;
     file.seek(SeekFrom::Start(header_len(&header.layout) as u64))
         .map_err(io)?;
-    let values_len = header.encoding.width() as u64 * header.layout.len();
+    let values_len = header.encoding.bytes_for(header.layout.len());
     let too_large = || {
         TableFileError::Invalid(
             path.to_owned(),
@@ -509,6 +564,15 @@ fn write_chunks(
     encoding: Encoding,
     mut next: impl FnMut(&mut Vec<f32>) -> Result<bool, TableFileError>,
 ) -> Result<(), TableFileError> {
+    if !encoding.has_values() {
+        return Err(TableFileError::Invalid(
+            path.to_owned(),
+            format!(
+                "a table of {encoding} is built (ai2048 tables build --encoding moves), not \
+                 written from values"
+            ),
+        ));
+    }
     let mut values = Vec::with_capacity(1 << 16);
     write_file(path, layout, encoding, 0, |bytes| {
         bytes.clear();
@@ -719,6 +783,14 @@ struct ValueReader<'a> {
 impl<'a> ValueReader<'a> {
     /// The values of the file at `path`, whose header is `header`.
     fn open(path: &'a Path, header: &Header) -> Result<ValueReader<'a>, TableFileError> {
+        if !header.encoding.has_values() {
+            return Err(TableFileError::Invalid(
+                path.to_owned(),
+                "it holds each state's best move, not probabilities: it has no values to read \
+                 or convert"
+                    .to_owned(),
+            ));
+        }
         let io = |e| TableFileError::Io(path.to_owned(), e);
         let mut file = io::BufReader::new(File::open(path).map_err(io)?);
         file.seek(SeekFrom::Start(header_len(&header.layout) as u64))

@@ -65,10 +65,22 @@ impl<'a> Rules<'a> {
     /// State `b`'s success probability: its best move's, or 0 with none.
     #[inline]
     pub(crate) fn value(&self, b: u64, value: &impl Fn(u64) -> f64) -> f64 {
-        self.move_values(b, value)
-            .into_iter()
-            .flatten()
-            .fold(0.0, f64::max)
+        self.best(b, value).0
+    }
+
+    /// State `b`'s success probability and its best move's code (the first of the best
+    /// in [`ai2048_engine::Dir`]'s order; 0 with no move, whose value is 0).
+    #[inline]
+    pub(crate) fn best(&self, b: u64, value: &impl Fn(u64) -> f64) -> (f64, u8) {
+        let mut best = (0.0, 0);
+        let mut found = false;
+        for (code, v) in self.move_values(b, value).into_iter().enumerate() {
+            if let Some(v) = v.filter(|&v| !found || v > best.0) {
+                best = (v, code as u8);
+                found = true;
+            }
+        }
+        best
     }
 }
 
@@ -129,15 +141,15 @@ impl<'a> Sweep<'a> {
         }
     }
 
-    /// Solves the next layer down and calls `store` with each of its states' index and
-    /// value; returns the layer, or `None` if every layer is solved.
-    pub(crate) fn step(&mut self, mut store: impl FnMut(u64, f32)) -> Option<u64> {
+    /// Solves the next layer down and calls `store` with each of its states' index,
+    /// value and best move's code; returns the layer, or `None` if every layer is solved.
+    pub(crate) fn step(&mut self, mut store: impl FnMut(u64, f32, u8)) -> Option<u64> {
         let layer = self.layers_left.checked_sub(1)?;
-        let solved = solve_layer(&self.rules, &self.index, layer, &self.above);
-        let mut values = solved.values.iter();
+        let (solved, bests) = solve_layer(&self.rules, &self.index, layer, &self.above);
+        let mut values = solved.values.iter().zip(&bests);
         for row in self.index.rows(&solved.places) {
-            for ((i, _), &v) in self.index.row(row).zip(&mut values) {
-                store(i, v);
+            for ((i, _), (&v, &best)) in self.index.row(row).zip(&mut values) {
+                store(i, v, best);
             }
         }
         self.above[1] = std::mem::replace(&mut self.above[0], solved);
@@ -153,21 +165,31 @@ impl<'a> Sweep<'a> {
 }
 
 /// Solves layer `sum` from the two above it (`above[0]` is layer `sum + 1`, `above[1]`
-/// layer `sum + 2`).
-fn solve_layer(rules: &Rules<'_>, index: &LayerIndex, sum: u64, above: &[Layer; 2]) -> Layer {
+/// layer `sum + 2`): the layer, and each of its states' best move's code.
+fn solve_layer(
+    rules: &Rules<'_>,
+    index: &LayerIndex,
+    sum: u64,
+    above: &[Layer; 2],
+) -> (Layer, Vec<u8>) {
     let places = index.places(sum);
     let value = |i: u64| {
         let layer = &above[(index.layer(i) - sum - 1) as usize];
         f64::from(layer.values[index.place(&layer.places, i) as usize])
     };
     let rows = index.rows(&places);
-    let values = par_flat_map(&rows, |&row| {
+    let (values, bests) = par_flat_map(&rows, |&row| {
         index
             .row(row)
-            .map(|(_, b)| rules.value(b, &value) as f32)
+            .map(|(_, b)| {
+                let (v, best) = rules.best(b, &value);
+                (v as f32, best)
+            })
             .collect()
-    });
-    Layer { places, values }
+    })
+    .into_iter()
+    .unzip();
+    (Layer { places, values }, bests)
 }
 
 /// `f` of each item, flattened in the items' order: on every thread of rayon's pool
@@ -205,6 +227,6 @@ pub(crate) fn par_flat_map<T: Sync, U: Send>(
 pub fn solve(layout: &Layout) -> Vec<f32> {
     let mut values = vec![0f32; layout.len() as usize];
     let mut sweep = Sweep::new(layout);
-    while sweep.step(|i, v| values[i as usize] = v).is_some() {}
+    while sweep.step(|i, v, _| values[i as usize] = v).is_some() {}
     values
 }

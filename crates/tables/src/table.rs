@@ -205,7 +205,28 @@ impl Table {
         }
     }
 
-    /// The value of the state with index `i`.
+    /// Whether the table holds probabilities: all but a table of moves
+    /// ([`Encoding::Moves`]), which holds each state's best move only.
+    #[must_use]
+    pub fn has_values(&self) -> bool {
+        self.stored_best(0).is_none()
+    }
+
+    /// For a table of moves, the code of the best move of the state with index `i`
+    /// (as [`Dir`] numbers them); `None` for a table of values.
+    #[inline]
+    #[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
+    fn stored_best(&self, i: u64) -> Option<u8> {
+        match &self.values {
+            #[cfg(not(target_arch = "wasm32"))]
+            Values::Mapped(m, Encoding::Moves, start) => {
+                Some(Encoding::best_at(&m[*start..], i as usize))
+            }
+            _ => None,
+        }
+    }
+
+    /// The value of the state with index `i` (a table of values).
     #[inline]
     fn at(&self, i: u64) -> f64 {
         match &self.values {
@@ -237,9 +258,13 @@ impl Table {
     }
 
     /// The success probability the table holds for `board` as it stands (its best
-    /// move's), through the first symmetry that matches; `None` if none matches.
+    /// move's), through the first symmetry that matches; `None` if none matches, or if
+    /// the table holds no probabilities ([`Table::has_values`]).
     #[must_use]
     pub fn value(&self, board: Board) -> Option<f64> {
+        if !self.has_values() {
+            return None;
+        }
         let exps = board.exponents();
         Symmetry::ALL.into_iter().find_map(|sym| {
             let (_, index) = self.held(&transform(&exps, sym))?;
@@ -372,7 +397,7 @@ impl Table {
     /// the largest of the values the table holds for the board through each symmetry
     /// under which a player trusts it ([`Table::play_query`]), one look each, and 1
     /// where the board's block meets a goal already (a table with goals). `None` if no
-    /// symmetry qualifies.
+    /// symmetry qualifies, or if the table holds no probabilities ([`Table::has_values`]).
     ///
     /// The value is that of the board as it stands, to move: for a board just moved,
     /// before its tile spawns, it is what the table would say if no tile spawned.
@@ -393,6 +418,9 @@ impl Table {
     /// ```
     #[must_use]
     pub fn leaf_value(&self, board: Board) -> Option<f64> {
+        if !self.has_values() {
+            return None;
+        }
         let exps = board.exponents();
         let layout = &self.layout;
         let goals = layout.pattern().has_goals();
@@ -433,7 +461,17 @@ impl Table {
                 return None;
             }
             let rules = Rules::new(&self.layout);
-            let seen = rules.move_values(state, &|i: u64| self.at(i));
+            let seen = match self.stored_best(index) {
+                // A table of moves: its move 1, every other that stays in its world 0.
+                Some(best) => {
+                    let mut seen = rules.world.move_values(state, |_| 0.0);
+                    if let Some(v) = &mut seen[usize::from(best)] {
+                        *v = 1.0;
+                    }
+                    seen
+                }
+                None => rules.move_values(state, &|i: u64| self.at(i)),
+            };
             let query = Query::seen_through(sym, seen, self.layout.at_own_stage(&image));
             Some((index, query))
         })

@@ -108,7 +108,7 @@ fn a_build_a_layer_at_a_time_holds_the_values_of_the_solver_in_memory_exactly() 
 #[test]
 fn a_stopped_build_in_each_encoding_goes_on_to_the_same_bytes_and_refuses_another() {
     let dir = tempfile::tempdir().unwrap();
-    for encoding in [Encoding::U16, Encoding::U8] {
+    for encoding in [Encoding::U16, Encoding::U8, Encoding::Moves] {
         let whole = dir.path().join("whole.table");
         build(
             &layout(),
@@ -370,6 +370,84 @@ fn a_stopped_build_goes_on_to_the_same_table() {
     assert_eq!(resumed_from, Some(layers_left - 1));
     assert_eq!(fs::read(&path).unwrap(), whole);
     assert!(!partial.exists());
+}
+
+#[test]
+fn a_table_of_moves_is_an_eighth_of_u16_and_plays_the_solvers_best_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("moves.table");
+    let outcome = build(
+        &layout(),
+        &path,
+        Encoding::Moves,
+        Duration::from_secs(3600),
+        |_| true,
+    );
+    assert_eq!(outcome.unwrap(), BuildOutcome::Finished);
+    assert_eq!(
+        fs::metadata(&path).unwrap().len(),
+        HEADER_LEN as u64 + layout().len().div_ceil(4)
+    );
+    let moves = Table::open(&path).unwrap();
+    assert!(!moves.has_values());
+    let exact = Table::solve(layout());
+    assert!(exact.has_values());
+    // Every arrangement of the six moving cells (the target cells below the target),
+    // beside fixed tiles that no other symmetry can take for the pattern's.
+    let small = [0, 2, 4, 8, 16];
+    let mut answered = 0;
+    for code in 0..small.len().pow(6) {
+        let mut cells = [0u32; 6];
+        let mut rest = code;
+        for c in &mut cells {
+            *c = small[rest % small.len()];
+            rest /= small.len();
+        }
+        let [a, b, c, d, e, f] = cells;
+        let text =
+            format!("65536 32768 16384 8192/512 1024 2048 4096/256 128 {a} {b}/{c} {d} {e} {f}");
+        let board: ai2048_engine::Board = text.parse().unwrap();
+        let (want, got) = (exact.query(board), moves.query(board));
+        assert_eq!(want.is_some(), got.is_some(), "{text}");
+        let (Some(want), Some(got)) = (want, got) else {
+            continue;
+        };
+        assert_eq!(
+            want.best().map(|(d, _)| d),
+            got.best().map(|(d, _)| d),
+            "{text}"
+        );
+        if let Some((best, _)) = got.best() {
+            answered += 1;
+            for (dir, (x, y)) in ai2048_engine::Dir::ALL
+                .into_iter()
+                .zip(got.moves.iter().zip(want.moves))
+            {
+                assert_eq!(
+                    x.is_some(),
+                    y.is_some(),
+                    "{text}: {dir:?} stays in the table"
+                );
+                // Its move 1, the others 0 (1 for a move that meets the goal at once).
+                let fine = match *x {
+                    Some(v) if dir == best => v == 1.0,
+                    Some(v) => v == 0.0 || (v == 1.0 && y == Some(1.0)),
+                    None => true,
+                };
+                assert!(fine, "{text}: {dir:?} is {x:?}");
+            }
+        }
+        assert_eq!(
+            moves.value(board),
+            None,
+            "a table of moves holds no probability"
+        );
+    }
+    assert!(answered > 1000, "{answered}");
+    let err = ai2048_tables::reencode(&path, &dir.path().join("u8.table"), Encoding::U8)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("best move, not probabilities"), "{err}");
 }
 
 #[test]

@@ -42,6 +42,9 @@ pub enum EncodingArg {
     U16,
     /// 1 byte a state, 256 levels spaced in log-odds: fine near 0 and 1, coarse at 0.5.
     U8,
+    /// A quarter of a byte a state: each state's best move, no probabilities (built so,
+    /// not converted).
+    Moves,
 }
 
 /// The tables folder.
@@ -60,9 +63,10 @@ pub struct TablesBuildArgs {
     /// tables list` names them).
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
-    /// Build the large set: the default set, open10-512 (the last step before 32768
-    /// with the block's cells open, as u16) and block10-1024 (the last step before
-    /// 65536, as u8): 9.5 GiB on disk in all, not 3.0; about 15 minutes on 2 cores.
+    /// Build the large set: the default set with open10-512 (the last step before 32768
+    /// with the block's cells open) as u16, its probabilities, not its moves alone, and
+    /// block10-1024 (the last step before 65536, as u8): 9.4 GiB on disk in all, not
+    /// 3.5; about 15 minutes on 2 cores.
     #[arg(long, conflicts_with_all = ["names", "pattern"])]
     pub large: bool,
     #[command(flatten)]

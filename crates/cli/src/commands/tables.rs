@@ -10,7 +10,7 @@ use ai2048_engine::{Board, Dir};
 use ai2048_tables::{
     build, build_memory, builtin, default_dir, default_set, existing, large_set, partial_path,
     read_header, reencode, table_files, BuildOutcome, Encoding, Existing, Layout, Pattern, Query,
-    Table, DEFAULT_SET, FORMATIONS,
+    Table, FORMATIONS,
 };
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -159,12 +159,21 @@ fn build_tables(args: &TablesBuildArgs) -> Result<Outcome> {
                 other.pattern(),
                 other.target()
             ),
+            // A table of moves where the set asks for its probabilities (the large
+            // set's open10-512 over the default set's): built again, in place.
+            Existing::Built(stored) if !stored.has_values() && job.3.has_values() => {
+                eprintln!(
+                    "{name}: built as moves ({}); building it again with its probabilities",
+                    path.display()
+                );
+                todo.push(job);
+            }
             Existing::Built(stored) => {
                 let (_, _, _, encoding) = &job;
                 // A table built in a wider encoding (before the set chose a narrower
                 // one) still plays; say how to store it as the build would, in less
                 // disk. A narrower file is left alone: widening it adds nothing.
-                let convert = if stored.width() > encoding.width() {
+                let convert = if encoding.has_values() && stored.width() > encoding.width() {
                     format!(
                         "; stored as {stored}, built now as {encoding}, half the disk or less: \
                          `ai2048 tables convert {} --encoding {}`",
@@ -264,6 +273,7 @@ fn encoding_of(arg: EncodingArg) -> Encoding {
         EncodingArg::F32 => Encoding::F32,
         EncodingArg::U16 => Encoding::U16,
         EncodingArg::U8 => Encoding::U8,
+        EncodingArg::Moves => Encoding::Moves,
     }
 }
 
@@ -273,6 +283,7 @@ fn encoding_arg(encoding: Encoding) -> &'static str {
         Encoding::F32 => "f32",
         Encoding::U16 => "u16",
         Encoding::U8 => "u8",
+        Encoding::Moves => "moves",
     }
 }
 
@@ -335,7 +346,11 @@ pub(crate) fn states_style() -> ProgressStyle {
 fn status(path: &Path) -> String {
     if path.exists() {
         match read_header(path) {
-            Ok(h) if h.layers_left == 0 => format!("built, {}", bytes(h.file_len())),
+            Ok(h) if h.layers_left == 0 => format!(
+                "built as {}, {}",
+                encoding_arg(h.encoding),
+                bytes(h.file_len())
+            ),
             Ok(h) => format!("unfinished, {} layers left", h.layers_left),
             Err(e) => format!("unreadable: {e}"),
         }
@@ -362,18 +377,20 @@ fn list(args: &TablesDirArgs) -> Result<()> {
     }
     writeln!(out, "\nthe default set (`ai2048 tables build`):")?;
     let mut named: Vec<String> = Vec::new();
-    // The large set is the default set's tables followed by those it adds.
-    for (i, t) in large_set().iter().enumerate() {
-        if i == DEFAULT_SET.len() {
+    let default = default_set();
+    let added = large_set().into_iter().filter(|t| !default.contains(t));
+    for (i, t) in default.iter().cloned().chain(added).enumerate() {
+        if i == default.len() {
             writeln!(
                 out,
-                "\nwhat the large set adds (`ai2048 tables build --large`):"
+                "\nwhat the large set adds, or stores with its probabilities (`ai2048 tables \
+                 build --large`):"
             )?;
         }
         let path = dir.join(t.file_name());
         writeln!(
             out,
-            "  {:<12} {:>12} states  {:<3}  {}",
+            "  {:<12} {:>12} states  {:<5}  {}",
             t.name,
             t.layout.len(),
             encoding_arg(t.encoding),
@@ -547,6 +564,13 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
             bail!(unmatched(&boards, &args.boards, i, table.layout()));
         };
         write_answer(&mut out, i, board, &query, args.json, None)?;
+    }
+    if !table.has_values() && !args.json {
+        writeln!(
+            out,
+            "(a table of moves keeps each state's best move, not its probability: 1 marks \
+             that move, 0 the others that stay in the table)"
+        )?;
     }
     Ok(())
 }
