@@ -209,7 +209,11 @@ impl Table {
     /// ([`Encoding::Moves`]), which holds each state's best move only.
     #[must_use]
     pub fn has_values(&self) -> bool {
-        self.stored_best(0).is_none()
+        match &self.values {
+            #[cfg(not(target_arch = "wasm32"))]
+            Values::Mapped(_, encoding, _) => encoding.has_values(),
+            _ => true,
+        }
     }
 
     /// For a table of moves, the code of the best move of the state with index `i`
