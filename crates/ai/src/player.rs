@@ -58,4 +58,22 @@ pub trait Player: Send {
     fn table_name(&self) -> Option<&str> {
         None
     }
+
+    /// Whether the table that answered this player's last search ([`Player::table_name`])
+    /// keeps its odds, so that [`SearchResult::value`] and [`SearchResult::dir_values`]
+    /// are its probabilities of making its target where its move was played. `false`
+    /// for a table of moves (`ai2048_tables::Encoding::Moves`), which keeps each
+    /// state's best move alone and answers with it valued 1 and every other move of
+    /// its world 0: those numbers are no odds. `true` where no table answered (the
+    /// default).
+    ///
+    /// ```
+    /// use ai2048_ai::{create_player, Player};
+    /// let greedy = create_player(&"greedy".parse()?, 0)?;
+    /// assert!(greedy.table_keeps_odds());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn table_keeps_odds(&self) -> bool {
+        true
+    }
 }

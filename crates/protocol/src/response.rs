@@ -70,6 +70,11 @@ pub struct BestMove {
     /// The endgame table that matched the board, by name (as `block10-512`), written
     /// `"table_name"` beside `"table"`; `None` where none matched.
     pub table_name: Option<String>,
+    /// Whether the table that matched keeps its odds, so that where its move is played
+    /// `value` and `values` are its probabilities. `false`, written `"table_odds":false`
+    /// (and only then), for a table of moves, which keeps each state's best move
+    /// alone: its move is valued 1 and every other move of its world 0, no odds.
+    pub table_odds: bool,
 }
 
 /// What is written if an answer cannot be serialized, which should never happen.
@@ -122,6 +127,13 @@ struct BestBody<'a> {
     table: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     table_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "is_true")]
+    table_odds: bool,
+}
+
+/// Whether `b` is true: `"table_odds"` is written only where it is false.
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[derive(Serialize)]
@@ -194,6 +206,7 @@ impl Response {
                     },
                     table: best.table.name(),
                     table_name: best.table_name.as_deref(),
+                    table_odds: best.table_odds,
                 },
             ),
             Response::Error(message) => line(id, ErrorBody { error: message }),
@@ -245,6 +258,7 @@ mod tests {
             values: [None, Some(1.5), None, Some(f64::INFINITY)],
             table: TableUse::None,
             table_name: None,
+            table_odds: true,
         };
         assert_eq!(
             Response::Best(Some(best.clone())).to_line(Some(&json!({"k": [1]}))),
@@ -260,8 +274,19 @@ mod tests {
             ..best
         };
         assert_eq!(
-            Response::Best(Some(decided)).to_line(None),
+            Response::Best(Some(decided.clone())).to_line(None),
             r#"{"dir":"down","value":0.75,"depth":0,"nodes":0,"values":{"up":null,"down":0.75,"left":null,"right":0.5},"table":"decided","table_name":"block10-512"}"#
+        );
+        let moves = BestMove {
+            value: 1.0,
+            values: [None, Some(1.0), None, Some(0.0)],
+            table_name: Some("open10-512".to_owned()),
+            table_odds: false,
+            ..decided
+        };
+        assert_eq!(
+            Response::Best(Some(moves)).to_line(None),
+            r#"{"dir":"down","value":1.0,"depth":0,"nodes":0,"values":{"up":null,"down":1.0,"left":null,"right":0.0},"table":"decided","table_name":"open10-512","table_odds":false}"#
         );
         assert_eq!(
             Response::Error("a \"quoted\"\nline".to_owned()).to_line(None),

@@ -173,6 +173,7 @@ impl Session {
                 values: result.dir_values,
                 table: result.table,
                 table_name: player.table_name().map(str::to_owned),
+                table_odds: player.table_keeps_odds(),
             })),
             Some(dir) => Response::Error(format!(
                 "player {key} chose {dir}, which is not a legal move here"

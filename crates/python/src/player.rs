@@ -102,6 +102,7 @@ pub(crate) struct PySearchResult {
     result: SearchResult,
     seconds: f64,
     table_name: Option<String>,
+    table_odds: bool,
 }
 
 #[pymethods]
@@ -159,6 +160,16 @@ impl PySearchResult {
     #[getter]
     fn table_name(&self) -> Option<&str> {
         self.table_name.as_deref()
+    }
+
+    /// Whether the table that matched keeps its odds, so that where its move is played
+    /// ``value`` and ``values`` are its probabilities. False for a table of moves (the
+    /// default set's ``"open10-512"``), which keeps each state's best move alone: its
+    /// move is valued 1 and every other move of its world 0. True where no table
+    /// matched.
+    #[getter]
+    fn table_keeps_odds(&self) -> bool {
+        self.table_odds
     }
 
     /// The wall-clock time of the search, in milliseconds.
@@ -265,17 +276,19 @@ impl PyPlayer {
             clock: given.clock,
         };
         let board = board.0;
-        let (result, seconds, table_name) = py.detach(|| {
+        let (result, seconds, table_name, table_odds) = py.detach(|| {
             let mut player = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
             let start = Instant::now();
             let result = player.search(board, &limits);
             let seconds = start.elapsed().as_secs_f64();
-            (result, seconds, player.table_name().map(str::to_owned))
+            let name = player.table_name().map(str::to_owned);
+            (result, seconds, name, player.table_keeps_odds())
         });
         Ok(PySearchResult {
             result,
             seconds,
             table_name,
+            table_odds,
         })
     }
 

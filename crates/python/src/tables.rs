@@ -98,8 +98,10 @@ impl PyTable {
     /// cores, and opens it; a file that holds that table already is opened as it is,
     /// and one that holds another is an error, unless ``force`` (build it again). The
     /// values are stored as ``encoding`` says: ``"f32"`` (the default, 4 bytes a
-    /// state), ``"u16"`` (65535ths, 2 bytes; ``compact=True`` is the same) or ``"u8"``
-    /// (256 levels spaced in log-odds, 1 byte). A build stopped by Ctrl-C keeps its
+    /// state), ``"u16"`` (65535ths, 2 bytes; ``compact=True`` is the same), ``"u8"``
+    /// (256 levels spaced in log-odds, 1 byte) or ``"moves"`` (each state's best move
+    /// alone, 2 bits, no probabilities: its answers value the best move 1 and every
+    /// other move of the table's world 0). A build stopped by Ctrl-C keeps its
     /// progress beside the file (``PATH.partial``, saved every minute and when
     /// stopped), and the same call goes on from there.
     #[staticmethod]
@@ -117,14 +119,15 @@ impl PyTable {
             (None, false) | (Some("f32"), false) => Encoding::F32,
             (None, true) | (Some("u16"), _) => Encoding::U16,
             (Some("u8"), false) => Encoding::U8,
-            (Some(e @ ("f32" | "u8")), true) => {
+            (Some("moves"), false) => Encoding::Moves,
+            (Some(e @ ("f32" | "u8" | "moves")), true) => {
                 return Err(value_error(format!(
                     "compact=True is encoding=\"u16\"; it cannot be encoding={e:?}"
                 )))
             }
             (Some(other), _) => {
                 return Err(value_error(format!(
-                    "encoding {other:?} is not \"f32\", \"u16\" or \"u8\""
+                    "encoding {other:?} is not \"f32\", \"u16\", \"u8\" or \"moves\""
                 )))
             }
         };

@@ -158,4 +158,16 @@ def test_a_table_that_answers_is_named(tmp_path):
     result = player.best_move(Board.parse("16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0"))
     assert (result.direction, result.table) == (Direction.LEFT, "decided")
     assert result.table_name == "snake8-16"
+    assert result.table_keeps_odds and any(0 < v < 1 for v in result.values.values())
     assert player.best_move(BOARD).table_name is None  # no chain ends in the target
+
+
+def test_a_table_of_moves_keeps_no_odds(tmp_path):
+    Table.build("xxxx/xxxx/t.../....", 16, tmp_path / "snake8-16.table", encoding="moves")
+    player = Player("expectimax", depth=1, tables=str(tmp_path), tables_slack=0)
+    result = player.best_move(Board.parse("16384 8192 4096 2048/16 32 64 128/8 8 0 0/0 0 0 0"))
+    assert (result.direction, result.table, result.table_name) == (Direction.LEFT, "decided", "snake8-16")
+    assert not result.table_keeps_odds
+    assert result.value == 1.0 and set(result.values.values()) <= {0.0, 1.0}
+    with pytest.raises(ValueError, match="moves"):
+        Table.build("xxxx/xxxx/t.../....", 16, tmp_path / "x.table", encoding="bits")

@@ -56,6 +56,10 @@ pub struct TableMove {
     pub probability: f64,
     /// Every move's probability, `None` where a move is illegal or leaves the table.
     pub moves: [Option<f64>; 4],
+    /// Whether `probability` and `moves` are the table's odds: `false` for a table of
+    /// moves ([`ai2048_tables::Encoding::Moves`]), which keeps each state's best move
+    /// alone and answers with it valued 1 and every other move of its world 0.
+    pub odds: bool,
     /// Whether the board stands at the table's own stage ([`ai2048_tables::Query::own_stage`]):
     /// from [`ai2048_tables::OWN_STAGE_FROM`] on, such an answer decides before any of a
     /// table of a smaller target, whose goal is only a step on the way to this one's.
@@ -262,6 +266,7 @@ impl EndgameTables {
                     dir,
                     probability,
                     moves: query.moves,
+                    odds: table.has_values(),
                     own_stage: query.own_stage,
                 };
                 best = Some((answer, key));
@@ -288,6 +293,7 @@ impl EndgameTables {
                     dir: answer.dir,
                     probability: answer.probability,
                     moves,
+                    odds: true,
                     own_stage: false,
                 });
             }
@@ -407,8 +413,8 @@ pub struct WithTables {
     own_from: u32,
     solving: Option<OnTheFly>,
     table_moves: u64,
-    /// The table that answered the last search, if one did.
-    answered: Option<String>,
+    /// The table that answered the last search, if one did, and whether it keeps odds.
+    answered: Option<(String, bool)>,
 }
 
 impl WithTables {
@@ -549,7 +555,7 @@ impl Player for WithTables {
             })
             .flatten();
         let result = self.checked(board, limits, start, answer.as_ref());
-        self.answered = answer.map(|a| a.table);
+        self.answered = answer.map(|a| (a.table, a.odds));
         result
     }
 
@@ -566,7 +572,11 @@ impl Player for WithTables {
     }
 
     fn table_name(&self) -> Option<&str> {
-        self.answered.as_deref()
+        self.answered.as_ref().map(|(name, _)| name.as_str())
+    }
+
+    fn table_keeps_odds(&self) -> bool {
+        self.answered.as_ref().is_none_or(|&(_, odds)| odds)
     }
 }
 
@@ -658,6 +668,34 @@ mod tests {
             None,
             "a player without tables"
         );
+    }
+
+    #[test]
+    fn the_player_tells_whether_the_table_that_answered_keeps_its_odds() {
+        use ai2048_tables::Encoding;
+        let dir = tempfile::tempdir().unwrap();
+        let layout = Layout::new("xxxx/xxxx/t.../....".parse().unwrap(), 16).unwrap();
+        let chain: Board = "8192 4096 2048 1024/16 32 64 128/2 0 0 0/0 0 0 2"
+            .parse()
+            .unwrap();
+        let mut kept = Vec::new();
+        for encoding in [Encoding::U16, Encoding::Moves] {
+            let path = dir.path().join(format!("{encoding:?}.table"));
+            ai2048_tables::build(&layout, &path, encoding, Duration::ZERO, |_| true).unwrap();
+            let table = Table::open(&path).unwrap();
+            let tables = Arc::new(EndgameTables::new(vec![("snake8-16".to_owned(), table)]));
+            // Down moves the fixed tiles: never the table's move, always overruled.
+            let mut player = WithTables::new(Box::new(Always(Dir::Down)), tables, 0.0, 0.0);
+            let answer = player.search(chain, &SearchLimits::default());
+            assert!(answer.table.played(), "{encoding:?}: {answer:?}");
+            assert_eq!(player.table_name(), Some("snake8-16"));
+            kept.push((player.table_keeps_odds(), answer.value));
+            player.new_game();
+            assert!(player.table_keeps_odds(), "no table has answered");
+        }
+        let (u16_odds, u16_value) = kept[0];
+        assert!(u16_odds && u16_value > 0.0 && u16_value < 1.0, "{kept:?}");
+        assert_eq!(kept[1], (false, 1.0), "a table of moves values its move 1");
     }
 
     /// A player with `tables`, solving in play the table of `solve` (a layout and the
@@ -798,6 +836,7 @@ mod tests {
                 Some(0.999_899_983_406_067),
                 None,
             ],
+            odds: true,
             own_stage: true,
         };
         assert!(answer.keeps(Some(Dir::Left), 0.0, 0.0), "left ties with up");

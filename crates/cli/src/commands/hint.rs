@@ -66,7 +66,8 @@ pub(crate) fn read_board(arg: Option<&str>) -> Result<Board> {
 /// The answer as text: the move and its search, then each move's value. (No time: the
 /// first request of a session also makes the player, which may read a network.) Where
 /// an endgame table's move is played, its values are the table's probabilities of
-/// making its target, written as percentages.
+/// making its target, written as percentages; a table of moves keeps none, and the
+/// text says which moves stay in its world.
 fn describe(best: Option<BestMove>, player: &str) -> String {
     let Some(best) = best else {
         return "no move is legal: the game is over".to_owned();
@@ -76,6 +77,9 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
         || "an endgame table".to_owned(),
         |n| format!("the endgame table {n}"),
     );
+    if from_table && !best.table_odds {
+        return describe_moves_table(&best, &table, player);
+    }
     let mut text = match best.table {
         TableUse::Decided => format!(
             "{}: the move of {table}, {:.2}% to make its target (ahead of every other move by more than the slack of {player}, which did not search)",
@@ -110,6 +114,33 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
     text
 }
 
+/// [`describe`] for the move of a table of moves, which keeps each state's best move
+/// and not its odds: its answer's values (1 for its move, 0 for every other move that
+/// stays in its world) are no probabilities, so none is written.
+fn describe_moves_table(best: &BestMove, table: &str, player: &str) -> String {
+    let why = if best.table == TableUse::Decided {
+        format!(" ({player} did not search)")
+    } else {
+        format!(
+            ", over the move of {player} (depth {}, {} nodes)",
+            best.depth, best.nodes
+        )
+    };
+    let mut text = format!(
+        "{}: the move of {table}{why}; the table keeps each board's best move, not its odds",
+        best.dir
+    );
+    for (dir, value) in Dir::ALL.iter().zip(best.values) {
+        let (value, mark) = match value {
+            _ if *dir == best.dir => ("its move", "  best"),
+            Some(_) => ("in its world", ""),
+            None => ("illegal or out", ""),
+        };
+        text += &format!("\n  {:<6}{value:>14}{mark}", dir.name());
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +155,7 @@ mod tests {
             values: [Some(3.0), None, Some(12.5), Some(-1.3)],
             table: TableUse::None,
             table_name: None,
+            table_odds: true,
         };
         let text = describe(Some(best), "expectimax");
         assert_eq!(
@@ -142,15 +174,42 @@ mod tests {
             values: [None, Some(0.9812), Some(0.5), None],
             table: TableUse::Decided,
             table_name: Some("block10-512".to_owned()),
+            table_odds: true,
         };
         assert_eq!(
-            describe(Some(decided), "expectimax"),
+            describe(Some(decided.clone()), "expectimax"),
             "down: the move of the endgame table block10-512, 98.12% to make its target (ahead of every other move by more than the slack of expectimax, which did not search)\n  \
              up    illegal or out\n  \
              down          98.12%  best\n  \
              left          50.00%\n  \
              right illegal or out"
         );
+        let moves = BestMove {
+            value: 1.0,
+            values: [None, Some(1.0), Some(0.0), None],
+            table_name: Some("open10-512".to_owned()),
+            table_odds: false,
+            ..decided.clone()
+        };
+        assert_eq!(
+            describe(Some(moves), "expectimax"),
+            "down: the move of the endgame table open10-512 (expectimax did not search); the table keeps each board's best move, not its odds\n  \
+             up    illegal or out\n  \
+             down        its move  best\n  \
+             left    in its world\n  \
+             right illegal or out"
+        );
+        let played = BestMove {
+            table: TableUse::Played,
+            depth: 3,
+            nodes: 120,
+            table_name: Some("open10-512".to_owned()),
+            table_odds: false,
+            ..decided
+        };
+        assert!(describe(Some(played), "expectimax").starts_with(
+            "down: the move of the endgame table open10-512, over the move of expectimax (depth 3, 120 nodes); the table keeps"
+        ));
         assert_eq!(
             describe(None, "greedy"),
             "no move is legal: the game is over"

@@ -192,6 +192,9 @@ class SearchResult:
     def table_name(self) -> str | None:
         """The endgame table that matched the board, by name; None where none did."""
     @property
+    def table_keeps_odds(self) -> bool:
+        """False where a table of moves matched: its values are no probabilities."""
+    @property
     def time_ms(self) -> float:
         """The wall-clock time of the search in milliseconds."""
     def __iter__(self) -> Iterator[Any]: ...
