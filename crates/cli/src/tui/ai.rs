@@ -31,6 +31,9 @@ pub struct SearchDone {
     /// The endgame table that answered the position, as the player names it
     /// ([`Player::table_name`]): where its move was played, the values are its odds.
     pub table_name: Option<String>,
+    /// Whether that table keeps its odds ([`Player::table_keeps_odds`]): a table of
+    /// moves does not, and its values (1 for its move, 0 for the others) are none.
+    pub table_odds: bool,
 }
 
 impl SearchDone {
@@ -44,6 +47,7 @@ impl SearchDone {
             result,
             elapsed: started.elapsed(),
             table_name: player.table_name().map(str::to_owned),
+            table_odds: player.table_keeps_odds(),
         }
     }
 }

@@ -85,6 +85,7 @@ mod tests {
                 },
                 elapsed: Duration::from_millis(ms),
                 table_name: None,
+                table_odds: true,
             });
         }
         assert_eq!(stats.searches, 2);
@@ -101,6 +102,7 @@ mod tests {
             },
             elapsed: Duration::ZERO,
             table_name: None,
+            table_odds: true,
         });
         assert!(stats.last_from_table);
         assert_eq!(stats.table_moves, 1);

@@ -278,7 +278,8 @@ fn choice_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 /// The pick and each direction's value: the search's, or where an endgame table's
-/// move was played, the table's name and each move's odds to make its target.
+/// move was played, the table's name and each move's odds to make its target (for a
+/// table of moves, which keeps no odds, which moves stay in its world).
 fn values(heading: Span<'static>, done: &SearchDone) -> Vec<Line<'static>> {
     let dim = Style::new().add_modifier(Modifier::DIM);
     let pick = done.result.dir;
@@ -298,6 +299,10 @@ fn values(heading: Span<'static>, done: &SearchDone) -> Vec<Line<'static>> {
     }
     for dir in Dir::ALL {
         let value = match (done.result.dir_values[dir.index()], from_table) {
+            (Some(_), true) if !done.table_odds && Some(dir) == pick => {
+                format!("{:>12}", "its move")
+            }
+            (Some(_), true) if !done.table_odds => format!("{:>12}", "in its world"),
             (Some(p), true) => format!("{:>11.2}%", p * 100.0),
             (Some(v), false) => format!("{v:>12.1}"),
             // Illegal, or out of the table's world: the table has no odds for it.
@@ -489,6 +494,68 @@ mod tests {
 
         fn table_name(&self) -> Option<&str> {
             Some("block10-512")
+        }
+    }
+
+    /// `TableMoves` as a table of moves answers: its move valued 1, every other legal
+    /// move 0, and no odds kept, from the table `open10-512`.
+    struct MovesOnly(TableMoves);
+
+    impl ai2048_ai::Player for MovesOnly {
+        fn name(&self) -> &str {
+            "moves"
+        }
+
+        fn search(
+            &mut self,
+            board: ai2048_engine::Board,
+            limits: &ai2048_ai::SearchLimits,
+        ) -> ai2048_ai::SearchResult {
+            let answer = self.0.search(board, limits);
+            let one_or_none = |dir: Dir| {
+                let own = Some(dir) == answer.dir;
+                answer.dir_values[dir.index()].map(|_| if own { 1.0 } else { 0.0 })
+            };
+            ai2048_ai::SearchResult {
+                value: 1.0,
+                dir_values: Dir::ALL.map(one_or_none),
+                ..answer
+            }
+        }
+
+        fn table_name(&self) -> Option<&str> {
+            Some("open10-512")
+        }
+
+        fn table_keeps_odds(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_table_of_moves_shows_its_move_and_no_odds() {
+        let mut app = App::new(config(Mode::Watch, 3)).unwrap();
+        let mut moves = MovesOnly(TableMoves(greedy()));
+        assert!(serve(&mut app, &mut moves));
+        let screen = text(&render(&app, 80, 24));
+        assert!(screen.contains("endgame table open10-512"), "{screen}");
+        assert!(!screen.contains('%'), "{screen}");
+        let done = app.last_search().unwrap();
+        assert!(!done.table_odds);
+        let pick = done.result.dir.unwrap();
+        for dir in Dir::ALL {
+            let shown = match done.result.dir_values[dir.index()] {
+                Some(_) if dir == pick => "its move",
+                Some(_) => "in its world",
+                None => "–",
+            };
+            let line = lines(&render(&app, 80, 24))
+                .into_iter()
+                .find(|l| {
+                    l.contains(&format!("{} {}", arrow(dir), dir.name())) && !l.contains("pick")
+                })
+                .unwrap_or_else(|| panic!("no line for {dir}\n{screen}"));
+            assert!(line.contains(shown), "{line:?} lacks {shown}");
         }
     }
 
