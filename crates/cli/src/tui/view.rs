@@ -462,9 +462,11 @@ mod tests {
         panic!("no board on the screen:\n{}", text(buf));
     }
 
-    /// Greedy's moves, reported as an endgame table's: the move greedy picks at odds
-    /// of 0.7924, every other legal one at 0.5, from the table `block10-512`.
-    struct TableMoves(Box<dyn ai2048_ai::Player>);
+    /// Greedy's moves, reported as an endgame table's. With odds (`TableMoves(p,
+    /// true)`, the table `block10-512`): the move greedy picks at 0.7924, every other
+    /// legal one at 0.5. As a table of moves (`false`, the table `open10-512`): its
+    /// move valued 1, every other legal move 0, and no odds kept.
+    struct TableMoves(Box<dyn ai2048_ai::Player>, bool);
 
     impl ai2048_ai::Player for TableMoves {
         fn name(&self) -> &str {
@@ -477,65 +479,36 @@ mod tests {
             limits: &ai2048_ai::SearchLimits,
         ) -> ai2048_ai::SearchResult {
             let searched = self.0.search(board, limits);
+            let (best, other) = if self.1 { (0.7924, 0.5) } else { (1.0, 0.0) };
             let odds = |dir: Dir| {
                 let legal = board.legal_dirs().iter().any(|d| d == dir);
                 legal.then_some(if Some(dir) == searched.dir {
-                    0.7924
+                    best
                 } else {
-                    0.5
+                    other
                 })
             };
             ai2048_ai::SearchResult {
                 table: ai2048_ai::TableUse::Decided,
+                value: best,
                 dir_values: Dir::ALL.map(odds),
                 ..searched
             }
         }
 
         fn table_name(&self) -> Option<&str> {
-            Some("block10-512")
-        }
-    }
-
-    /// `TableMoves` as a table of moves answers: its move valued 1, every other legal
-    /// move 0, and no odds kept, from the table `open10-512`.
-    struct MovesOnly(TableMoves);
-
-    impl ai2048_ai::Player for MovesOnly {
-        fn name(&self) -> &str {
-            "moves"
-        }
-
-        fn search(
-            &mut self,
-            board: ai2048_engine::Board,
-            limits: &ai2048_ai::SearchLimits,
-        ) -> ai2048_ai::SearchResult {
-            let answer = self.0.search(board, limits);
-            let one_or_none = |dir: Dir| {
-                let own = Some(dir) == answer.dir;
-                answer.dir_values[dir.index()].map(|_| if own { 1.0 } else { 0.0 })
-            };
-            ai2048_ai::SearchResult {
-                value: 1.0,
-                dir_values: Dir::ALL.map(one_or_none),
-                ..answer
-            }
-        }
-
-        fn table_name(&self) -> Option<&str> {
-            Some("open10-512")
+            Some(if self.1 { "block10-512" } else { "open10-512" })
         }
 
         fn table_keeps_odds(&self) -> bool {
-            false
+            self.1
         }
     }
 
     #[test]
     fn a_table_of_moves_shows_its_move_and_no_odds() {
         let mut app = App::new(config(Mode::Watch, 3)).unwrap();
-        let mut moves = MovesOnly(TableMoves(greedy()));
+        let mut moves = TableMoves(greedy(), false);
         assert!(serve(&mut app, &mut moves));
         let screen = text(&render(&app, 80, 24));
         assert!(screen.contains("endgame table open10-512"), "{screen}");
@@ -567,7 +540,7 @@ mod tests {
         let searched = text(&render(&app, 80, 24));
         assert!(searched.contains("depth "), "{searched}");
         assert!(!searched.contains("table move"), "{searched}");
-        let mut tables = TableMoves(greedy());
+        let mut tables = TableMoves(greedy(), true);
         let start = Instant::now();
         for n in 1..=2 {
             // Past the 100 ms pause between moves.
@@ -585,7 +558,7 @@ mod tests {
     #[test]
     fn a_table_move_names_its_table_and_shows_odds() {
         let mut app = App::new(config(Mode::Watch, 3)).unwrap();
-        let mut tables = TableMoves(greedy());
+        let mut tables = TableMoves(greedy(), true);
         assert!(serve(&mut app, &mut tables));
         let screen = text(&render(&app, 80, 24));
         assert!(screen.contains("endgame table block10-512"), "{screen}");
