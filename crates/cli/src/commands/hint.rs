@@ -77,10 +77,18 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
         || "an endgame table".to_owned(),
         |n| format!("the endgame table {n}"),
     );
-    if from_table && !best.table_odds {
-        return describe_moves_table(&best, &table, player);
-    }
+    // A table of moves keeps no odds: its values (1 for its move, 0 for every other
+    // move that stays in its world) are no probabilities, so none is written.
+    let moves_only = from_table && !best.table_odds;
     let mut text = match best.table {
+        TableUse::Decided if moves_only => format!(
+            "{}: the move of {table} ({player} did not search)",
+            best.dir
+        ),
+        TableUse::Played if moves_only => format!(
+            "{}: the move of {table}, over the move of {player} (depth {}, {} nodes)",
+            best.dir, best.depth, best.nodes
+        ),
         TableUse::Decided => format!(
             "{}: the move of {table}, {:.2}% to make its target (ahead of every other move by more than the slack of {player}, which did not search)",
             best.dir,
@@ -98,44 +106,22 @@ fn describe(best: Option<BestMove>, player: &str) -> String {
             best.dir, best.depth, best.nodes
         ),
     };
+    if moves_only {
+        text += "; the table keeps each board's best move, not its odds";
+    }
     if best.table == TableUse::Kept {
         text += &format!("; {table} matched the board and let it stand");
     }
     for (dir, value) in Dir::ALL.iter().zip(best.values) {
         let value = match value {
+            _ if moves_only && *dir == best.dir => "its move".to_owned(),
+            Some(_) if moves_only => "in its world".to_owned(),
             Some(p) if from_table => format!("{:.2}%", 100.0 * p),
             Some(v) => format!("{v:.1}"),
             None if from_table => "illegal or out".to_owned(),
             None => "illegal".to_owned(),
         };
         let mark = if *dir == best.dir { "  best" } else { "" };
-        text += &format!("\n  {:<6}{value:>14}{mark}", dir.name());
-    }
-    text
-}
-
-/// [`describe`] for the move of a table of moves, which keeps each state's best move
-/// and not its odds: its answer's values (1 for its move, 0 for every other move that
-/// stays in its world) are no probabilities, so none is written.
-fn describe_moves_table(best: &BestMove, table: &str, player: &str) -> String {
-    let why = if best.table == TableUse::Decided {
-        format!(" ({player} did not search)")
-    } else {
-        format!(
-            ", over the move of {player} (depth {}, {} nodes)",
-            best.depth, best.nodes
-        )
-    };
-    let mut text = format!(
-        "{}: the move of {table}{why}; the table keeps each board's best move, not its odds",
-        best.dir
-    );
-    for (dir, value) in Dir::ALL.iter().zip(best.values) {
-        let (value, mark) = match value {
-            _ if *dir == best.dir => ("its move", "  best"),
-            Some(_) => ("in its world", ""),
-            None => ("illegal or out", ""),
-        };
         text += &format!("\n  {:<6}{value:>14}{mark}", dir.name());
     }
     text

@@ -505,6 +505,15 @@ mod tests {
         }
     }
 
+    /// The panel's line of `dir`'s value (not the line of the pick).
+    fn value_line(app: &App, dir: Dir) -> String {
+        let screen = render(app, 80, 24);
+        lines(&screen)
+            .into_iter()
+            .find(|l| l.contains(&format!("{} {}", arrow(dir), dir.name())) && !l.contains("pick"))
+            .unwrap_or_else(|| panic!("no line for {dir}\n{}", text(&screen)))
+    }
+
     #[test]
     fn a_table_of_moves_shows_its_move_and_no_odds() {
         let mut app = App::new(config(Mode::Watch, 3)).unwrap();
@@ -522,12 +531,7 @@ mod tests {
                 Some(_) => "in its world",
                 None => "–",
             };
-            let line = lines(&render(&app, 80, 24))
-                .into_iter()
-                .find(|l| {
-                    l.contains(&format!("{} {}", arrow(dir), dir.name())) && !l.contains("pick")
-                })
-                .unwrap_or_else(|| panic!("no line for {dir}\n{screen}"));
+            let line = value_line(&app, dir);
             assert!(line.contains(shown), "{line:?} lacks {shown}");
         }
     }
@@ -573,12 +577,7 @@ mod tests {
                 Some(_) => "50.00%",
                 None => "–",
             };
-            let line = lines(&render(&app, 80, 24))
-                .into_iter()
-                .find(|l| {
-                    l.contains(&format!("{} {}", arrow(dir), dir.name())) && !l.contains("pick")
-                })
-                .unwrap_or_else(|| panic!("no line for {dir}\n{screen}"));
+            let line = value_line(&app, dir);
             assert!(line.contains(shown), "{line:?} lacks {shown}");
             assert!(!line.contains("illegal"), "{line:?}");
         }
