@@ -333,6 +333,12 @@ fn expectimax_takes_its_share_of_the_game_clock() {
         Duration::from_secs(3600),
     );
     assert_eq!(rich.depth, 3);
+    // With plan-depth, the share goes on to layers past the adaptive depth.
+    let deeper = search(
+        "expectimax:tt-mb=1,eval=heuristic,plan-depth=1",
+        Duration::from_secs(3600),
+    );
+    assert_eq!(deeper.depth, 4);
     // A millisecond left: a share of a tenth of a microsecond allows no search, not
     // even one chance layer: the move is greedy, so the game does not run out of time.
     let poor = search(

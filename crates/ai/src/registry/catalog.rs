@@ -157,6 +157,10 @@ pub const PLAYERS: &[PlayerInfo] = &[
                 "with a game clock: keep time for at least this many moves (default 2500)"
             ),
             (
+                "plan-depth",
+                "with a game clock: layers past the board's own depth (distinct tiles - 2) a move may deepen to within its share (default 0)"
+            ),
+            (
                 "growth",
                 "under a time limit, start the next depth only if this many times the last depth's time fits (default 4)"
             ),

@@ -25,10 +25,13 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// spends (the rebuild lost 36 of 343 games, not 51, at 1 ms a move), and under a time
 /// a move below 0.75 ms, from the first 2048, a floor of depth 4 that the bank pays
 /// for (32768 in 42% and 61% of 100 games at 0.158 and 0.544 ms a move, not 36% and
-/// 56%; at 1 ms it lost 16384 in 8 games more than it won), the tables consulted from
+/// 56%; at 1 ms it lost 16384 in 8 games more than it won), under a game's clock a
+/// layer past the adaptive depth where the move's share pays for it (the lab's games
+/// left half their clock; with it 32768 in 72% of the lab's 100, against 69% and 65%
+/// without, a move 5.0 ms, the longest game 139 s of 180), the tables consulted from
 /// the first move, trusted over any move they find worse, and only those with goals (a
 /// folder may hold others, as a snake's).
-pub const FORMATION_OPTIONS: [(&str, &str); 13] = [
+pub const FORMATION_OPTIONS: [(&str, &str); 14] = [
     ("eval", "lines"),
     ("cut", "true"),
     ("cut-from", "1024"),
@@ -39,6 +42,7 @@ pub const FORMATION_OPTIONS: [(&str, &str); 13] = [
     ("bank-feedback", "16384"),
     ("min-depth", "4"),
     ("min-depth-below", "0.75"),
+    ("plan-depth", "1"),
     ("tables-from", "2"),
     ("tables-slack", "0"),
     ("tables-goals", "true"),
@@ -110,7 +114,7 @@ mod tests {
         let (_block, block) = folder_with("xxx./xx1./1.../.... ..../..1./.11./....");
         assert_eq!(
             resolved(&format!("expectimax:tables={block}")),
-            format!("expectimax:eval=lines,cut=true,cut-from=1024,prune=depth,time-bank=true,bank-by-sum=34000,bank-early=2048,bank-feedback=16384,min-depth=4,min-depth-below=0.75,tables-from=2,tables-slack=0,tables-goals=true,tables={block}")
+            format!("expectimax:eval=lines,cut=true,cut-from=1024,prune=depth,time-bank=true,bank-by-sum=34000,bank-early=2048,bank-feedback=16384,min-depth=4,min-depth-below=0.75,plan-depth=1,tables-from=2,tables-slack=0,tables-goals=true,tables={block}")
         );
         // The spec's own options come after, and so override the formation's.
         let spec: PlayerSpec = format!("expectimax:tables={block},tables-slack=0.1,depth=2")

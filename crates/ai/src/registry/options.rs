@@ -138,6 +138,9 @@ pub(crate) fn expectimax_config(spec: &PlayerSpec) -> Result<ExpectimaxConfig, P
     if let Some(moves) = ranged(spec, "plan-moves", "a number of moves", 1..=1_000_000)? {
         config.time_plan.min_moves = moves;
     }
+    if let Some(depth) = ranged(spec, "plan-depth", "a depth", 0..=SearchLimits::MAX_DEPTH)? {
+        config.plan_depth = depth;
+    }
     if let Some(growth) = ranged(spec, "growth", "a factor", 1.0..=1000.0)? {
         config.depth_growth = growth;
     }

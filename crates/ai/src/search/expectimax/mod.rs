@@ -119,6 +119,11 @@ pub struct ExpectimaxConfig {
     /// floor only spends the bank on the few where it does not, time a deeper search
     /// elsewhere would use better. `Duration::MAX`: at every budget.
     pub min_depth_below: Duration,
+    /// Under a game's clock ([`ExpectimaxConfig::time_plan`]), the layers past
+    /// [`adaptive_depth`] a move may deepen to while its share of the clock lasts
+    /// (0: none). A game that keeps its largest tiles in tables leaves most of its
+    /// clock unspent at [`adaptive_depth`].
+    pub plan_depth: u32,
 }
 
 /// The most a [`ExpectimaxConfig::time_bank`] holds, in budgets per move: so a move
@@ -160,6 +165,7 @@ impl Default for ExpectimaxConfig {
             cut_from: 1,
             min_depth: 0,
             min_depth_below: Duration::MAX,
+            plan_depth: 0,
         }
     }
 }
@@ -786,7 +792,7 @@ impl Expectimax {
                     }
                     _ => self.config.default_time,
                 };
-                (budget, adaptive_depth(board))
+                (budget, adaptive_depth(board) + self.config.plan_depth)
             }
         };
         self.deepen(board, budget, (0, Duration::ZERO), max_depth, eval)
