@@ -353,6 +353,12 @@ fn expectimax_takes_its_share_of_the_game_clock() {
         Duration::from_millis(1),
     );
     assert_eq!(off.depth, 3);
+    // Nor does plan-depth go past the adaptive depth without the plan.
+    let unplanned = search(
+        "expectimax:tt-mb=1,eval=heuristic,plan-sum=0,time-ms=3000,plan-depth=1",
+        Duration::from_millis(1),
+    );
+    assert_eq!(unplanned.depth, 3);
 }
 
 #[test]

@@ -785,14 +785,16 @@ impl Expectimax {
             // Neither: as deep as the board deserves, within this move's share of the
             // game's clock, or else the default time.
             (None, None) => {
-                let budget = match limits.clock {
+                // Past the adaptive depth only under the clock: plan-depth spends
+                // what the plan leaves, not the default time.
+                match limits.clock {
                     Some(clock) if self.config.time_plan.is_on() => {
                         let p4 = self.config.four_probability;
-                        self.config.time_plan.move_time(board, clock, p4)
+                        let share = self.config.time_plan.move_time(board, clock, p4);
+                        (share, adaptive_depth(board) + self.config.plan_depth)
                     }
-                    _ => self.config.default_time,
-                };
-                (budget, adaptive_depth(board) + self.config.plan_depth)
+                    _ => (self.config.default_time, adaptive_depth(board)),
+                }
             }
         };
         self.deepen(board, budget, (0, Duration::ZERO), max_depth, eval)
