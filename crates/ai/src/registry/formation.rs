@@ -27,8 +27,9 @@ use super::{tables_in_use, PlayerError, PlayerSpec, DEFAULT_PLAYER};
 /// for (32768 in 42% and 61% of 100 games at 0.158 and 0.544 ms a move, not 36% and
 /// 56%; at 1 ms it lost 16384 in 8 games more than it won), under a game's clock a
 /// layer past the adaptive depth where the move's share pays for it (the lab's games
-/// left half their clock; with it 32768 in 72% of the lab's 100, against 69% and 65%
-/// without, a move 5.0 ms, the longest game 139 s of 180), the tables consulted from
+/// left half their clock; with it 32768 in 72% and 67% of the lab's 100 in two labs,
+/// 139 of 200, against 69% and 65% without, 134: inside a lab's spread, at no timeout,
+/// a move 5.0 ms, the longest game 139 s of 180), the tables consulted from
 /// the first move, trusted over any move they find worse, and only those with goals (a
 /// folder may hold others, as a snake's).
 pub const FORMATION_OPTIONS: [(&str, &str); 14] = [
