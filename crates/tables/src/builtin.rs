@@ -94,7 +94,7 @@ pub const FORMATIONS: [Formation; 9] = [
 /// `open10-512` plays the last step before 32768 with the block's ten cells open, as
 /// the large set's does, from its best moves alone ([`Encoding::Moves`], an eighth of
 /// its `u16` file): from 38 boards where games met the step, 32768 in 83.1% of the
-/// games against 79.2% without it. 3.5 GiB on disk, built in about eight minutes
+/// games against 79.2% without it. 3.5 GiB on disk, built in 8-17 minutes
 /// on 2 cores and 1.6 GiB of memory.
 pub const DEFAULT_SET: [(&str, Encoding); 6] = [
     ("block11-256", Encoding::U8),
