@@ -390,6 +390,11 @@ mod files {
     }
 }
 
+/// The board's largest tile from which [`WithTables::own_stage_late`] ranks the
+/// answers (option `tables-own-late`): the first 16384, from which the block of five
+/// is rebuilt and the last step to 32768 played.
+pub const LATE_FROM: u32 = 16384;
+
 /// A player that lets `inner` search, and where a table answers, checks the search's
 /// move against it: when the table's best move succeeds with at least `min`
 /// probability and the searched move with less than that best less `slack`, it plays
@@ -411,6 +416,7 @@ pub struct WithTables {
     from: u32,
     goals_only: bool,
     own_from: u32,
+    own_late: Option<u32>,
     solving: Option<OnTheFly>,
     table_moves: u64,
     /// The table that answered the last search, if one did, and whether it keeps odds.
@@ -435,6 +441,7 @@ impl WithTables {
             from: 0,
             goals_only: false,
             own_from: ai2048_tables::OWN_STAGE_FROM,
+            own_late: None,
             solving: None,
             table_moves: 0,
             answered: None,
@@ -483,6 +490,51 @@ impl WithTables {
         WithTables {
             own_from: tile,
             ..self
+        }
+    }
+
+    /// The same player, ranking an answer at its table's own stage first from a target
+    /// of `tile` on where the board holds a tile of at least [`LATE_FROM`] (the
+    /// rebuild after the first 16384, the last step to 32768 and the steps past it),
+    /// and as [`WithTables::own_stage_from`] says before: by default the same rule
+    /// throughout.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ai2048_ai::endgame::{EndgameTables, WithTables};
+    /// use ai2048_ai::{create_player, Player, SearchLimits};
+    /// use ai2048_tables::{Layout, Table};
+    ///
+    /// let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
+    /// let solve = |target| Layout::new(pattern.parse().unwrap(), target).map(Table::solve);
+    /// let tables = Arc::new(EndgameTables::new(vec![
+    ///     ("t16".to_owned(), solve(16)?),
+    ///     ("t32".to_owned(), solve(32)?),
+    /// ]));
+    /// // The block's edge is a 32: the table to 32 at its own stage, the table to 16
+    /// // for a step on the way, and likelier.
+    /// let board = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0".parse()?;
+    /// let greedy = || create_player(&"greedy:tables=off".parse().unwrap(), 0).unwrap();
+    /// let mut player = WithTables::new(greedy(), Arc::clone(&tables), 0.0, 0.2)
+    ///     .own_stage_from(64)
+    ///     .own_stage_late(32);
+    /// player.search(board, &SearchLimits::default());
+    /// assert_eq!(player.table_name(), Some("t32"), "the board holds a 16384");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn own_stage_late(self, tile: u32) -> WithTables {
+        WithTables {
+            own_late: Some(tile),
+            ..self
+        }
+    }
+
+    /// The tile from which an answer at its own stage ranks first on `board`.
+    fn own_from_on(&self, board: Board) -> u32 {
+        match self.own_late {
+            Some(late) if board.max_tile() >= LATE_FROM => late,
+            _ => self.own_from,
         }
     }
 
@@ -550,8 +602,9 @@ impl Player for WithTables {
                     solving.prepare(board);
                 }
                 let solved = self.solving.as_ref();
+                let own_from = self.own_from_on(board);
                 self.tables
-                    .best_of(board, self.goals_only, self.own_from, solved)
+                    .best_of(board, self.goals_only, own_from, solved)
             })
             .flatten();
         let result = self.checked(board, limits, start, answer.as_ref());
@@ -900,6 +953,42 @@ mod tests {
             (answer.table, answer.probability, answer.own_stage),
             (name, p, false)
         );
+    }
+
+    #[test]
+    fn the_late_rank_holds_only_where_the_board_holds_a_16384() {
+        let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
+        let solve = |target| Table::solve(Layout::new(pattern.parse().unwrap(), target).unwrap());
+        let tables = Arc::new(EndgameTables::new(vec![
+            ("t16".to_owned(), solve(16)),
+            ("t32".to_owned(), solve(32)),
+        ]));
+        // The same block's edge (a 32) with and without a 16384 in the corner: the table
+        // to 32 at its own stage, the likelier table to 16 for a step on the way.
+        let late: Board = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
+            .parse()
+            .unwrap();
+        let early: Board = "8 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
+            .parse()
+            .unwrap();
+        let answered = |own_from, own_late: Option<u32>, board| {
+            let player = WithTables::new(Box::new(Always(Dir::Up)), Arc::clone(&tables), 0.0, 0.2)
+                .own_stage_from(own_from);
+            let mut player = match own_late {
+                Some(tile) => player.own_stage_late(tile),
+                None => player,
+            };
+            player.search(board, &SearchLimits::default());
+            player.table_name().map(str::to_owned)
+        };
+        for board in [late, early] {
+            assert_eq!(answered(32, None, board).as_deref(), Some("t32"));
+            assert_eq!(answered(64, None, board).as_deref(), Some("t16"));
+        }
+        assert_eq!(answered(64, Some(32), late).as_deref(), Some("t32"));
+        assert_eq!(answered(32, Some(64), late).as_deref(), Some("t16"));
+        assert_eq!(answered(64, Some(32), early).as_deref(), Some("t16"));
+        assert_eq!(answered(32, Some(64), early).as_deref(), Some("t32"));
     }
 
     #[test]

@@ -89,6 +89,10 @@ macro_rules! with_eval_options {
                 "where several tables answer, one at its own stage (its target the block's edge) decides if its target is at least this tile, else the likeliest (default 512; 131072: always the likeliest)",
             ),
             (
+                "tables-own-late",
+                "as tables-own-from, where the board holds a 16384 or more (default: tables-own-from's tile)",
+            ),
+            (
                 "tables-solve",
                 "solve in play each table of the default set that the tables folder lacks, from the first board of a step that reaches at most this many of its states (default 0: off)",
             ),

@@ -86,6 +86,10 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
                 .from_tile(t.from)
                 .goals_only(t.goals_only)
                 .own_stage_from(t.own_from);
+            let with = match t.own_late {
+                Some(tile) => with.own_stage_late(tile),
+                None => with,
+            };
             Box::new(match solving {
                 Some(s) => with.solving(s),
                 None => with,

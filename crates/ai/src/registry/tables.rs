@@ -1,5 +1,5 @@
 //! The `tables`, `tables-min`, `tables-slack`, `tables-from`, `tables-goals`,
-//! `tables-leaves`, `tables-own-from` and `tables-solve` options, which every player
+//! `tables-leaves`, `tables-own-from`, `tables-own-late` and `tables-solve` options, which every player
 //! takes: which endgame tables a player consults, from which tile on, how far it trusts
 //! them, which of them decides, and which it solves in play.
 
@@ -12,7 +12,7 @@ use super::options::{parse_option, tile_option, weight_option};
 use super::DEFAULT_PLAYER;
 
 /// The options every player takes for its tables, read by [`tables_for`].
-pub(crate) const OPTIONS: [&str; 8] = [
+pub(crate) const OPTIONS: [&str; 9] = [
     "tables",
     "tables-min",
     "tables-slack",
@@ -20,6 +20,7 @@ pub(crate) const OPTIONS: [&str; 8] = [
     "tables-goals",
     "tables-leaves",
     "tables-own-from",
+    "tables-own-late",
     "tables-solve",
 ];
 
@@ -36,6 +37,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let leaves = weight_option(spec, "tables-leaves")?;
     let own_from =
         tile_option(spec, "tables-own-from")?.map_or(ai2048_tables::OWN_STAGE_FROM, |e| 1 << e);
+    let own_late = tile_option(spec, "tables-own-late")?.map(|e| 1 << e);
     let solve = parse_option::<u64>(spec, "tables-solve", "a number of states")?.unwrap_or(0);
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
@@ -55,6 +57,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         goals_only,
         leaves,
         own_from,
+        own_late,
         solve,
     }))
 }
@@ -98,6 +101,9 @@ pub(crate) struct TablesUse {
     /// From which table target on an answer at its table's own stage ranks first (see
     /// [`ai2048_tables::answer_rank`]).
     pub(crate) own_from: u32,
+    /// The same where the board holds a 16384 or more, if it differs (see
+    /// [`crate::endgame::WithTables::own_stage_late`]).
+    pub(crate) own_late: Option<u32>,
     /// At most how many states a table solved in play may take, 0 for none solved.
     pub(crate) solve: u64,
 }
@@ -199,6 +205,7 @@ mod tests {
             "expectimax:tables=off",
             "expectimax:tables=off,tables-leaves=0.5",
             "expectimax:tables=off,tables-own-from=131072",
+            "expectimax:tables=off,tables-own-late=256",
             "expectimax:tables=off,tables-solve=1000000",
         ] {
             assert!(check_player(&spec(ok)).is_ok(), "{ok}");
@@ -211,6 +218,7 @@ mod tests {
             ("greedy:tables=off,tables-min=2", "2 is not from 0 to 1"),
             ("greedy:tables-min=x", "is not a probability"),
             ("greedy:tables-own-from=500", "500 is not a tile"),
+            ("greedy:tables-own-late=300", "300 is not a tile"),
             (
                 "greedy:tables-from=3000",
                 "3000 is not a tile from 2 to 131072",
