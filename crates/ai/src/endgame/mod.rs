@@ -660,6 +660,24 @@ mod tests {
         Arc::new(EndgameTables::new(vec![("snake8-16".to_owned(), table)]))
     }
 
+    /// One block formation, six moving cells, solved to 16 (`t16`) and to 32 (`t32`);
+    /// the goal: two halves of the target lined up in the third column, below the
+    /// block's 32 beside them. And a board whose block's edge is that 32, under a 16384:
+    /// the table to 32 is at its own stage, and the table to 16 answers too, its goal
+    /// (two 8s) only a step on the way to the 32.
+    fn own_stage_tables() -> (EndgameTables, Board) {
+        let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
+        let solve = |target| Table::solve(Layout::new(pattern.parse().unwrap(), target).unwrap());
+        let tables = EndgameTables::new(vec![
+            ("t16".to_owned(), solve(16)),
+            ("t32".to_owned(), solve(32)),
+        ]);
+        let at_32 = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
+            .parse()
+            .unwrap();
+        (tables, at_32)
+    }
+
     #[test]
     fn a_table_answers_where_the_chain_asks_for_its_target_and_the_search_elsewhere() {
         let limits = SearchLimits::default();
@@ -905,19 +923,7 @@ mod tests {
 
     #[test]
     fn a_table_at_its_own_stage_decides_before_a_likelier_one_of_a_smaller_target() {
-        // One block formation, six moving cells; the goal: two halves of the target
-        // lined up in the third column, below the block's 32 beside them.
-        let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
-        let solve = |target| Table::solve(Layout::new(pattern.parse().unwrap(), target).unwrap());
-        let tables = EndgameTables::new(vec![
-            ("t16".to_owned(), solve(16)),
-            ("t32".to_owned(), solve(32)),
-        ]);
-        // The block's edge is a 32: the table to 32 is at its own stage, and the table to
-        // 16 answers too, its goal (two 8s) only a step on the way to the 32.
-        let at_32: Board = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
-            .parse()
-            .unwrap();
+        let (tables, at_32) = own_stage_tables();
         let likeliest = |board| {
             let mut all: Vec<_> = tables
                 .tables()
@@ -957,17 +963,9 @@ mod tests {
 
     #[test]
     fn the_late_rank_holds_only_where_the_board_holds_a_16384() {
-        let pattern = "xxxx/xxxx/xx../.... ..../..../..1./..1.";
-        let solve = |target| Table::solve(Layout::new(pattern.parse().unwrap(), target).unwrap());
-        let tables = Arc::new(EndgameTables::new(vec![
-            ("t16".to_owned(), solve(16)),
-            ("t32".to_owned(), solve(32)),
-        ]));
-        // The same block's edge (a 32) with and without a 16384 in the corner: the table
-        // to 32 at its own stage, the likelier table to 16 for a step on the way.
-        let late: Board = "16384 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
-            .parse()
-            .unwrap();
+        let (tables, late) = own_stage_tables();
+        let tables = Arc::new(tables);
+        // The same block's edge (a 32) without the 16384 in the corner.
         let early: Board = "8 8192 4096 2048/128 256 512 1024/64 32 2 0/0 2 0 0"
             .parse()
             .unwrap();

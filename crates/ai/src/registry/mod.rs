@@ -85,11 +85,8 @@ pub fn create_player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player>, Pl
             let with = WithTables::new(player, t.tables, t.min, t.slack)
                 .from_tile(t.from)
                 .goals_only(t.goals_only)
-                .own_stage_from(t.own_from);
-            let with = match t.own_late {
-                Some(tile) => with.own_stage_late(tile),
-                None => with,
-            };
+                .own_stage_from(t.own_from)
+                .own_stage_late(t.own_late);
             Box::new(match solving {
                 Some(s) => with.solving(s),
                 None => with,

@@ -37,7 +37,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let leaves = weight_option(spec, "tables-leaves")?;
     let own_from =
         tile_option(spec, "tables-own-from")?.map_or(ai2048_tables::OWN_STAGE_FROM, |e| 1 << e);
-    let own_late = tile_option(spec, "tables-own-late")?.map(|e| 1 << e);
+    let own_late = tile_option(spec, "tables-own-late")?.map_or(own_from, |e| 1 << e);
     let solve = parse_option::<u64>(spec, "tables-solve", "a number of states")?.unwrap_or(0);
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
@@ -101,9 +101,9 @@ pub(crate) struct TablesUse {
     /// From which table target on an answer at its table's own stage ranks first (see
     /// [`ai2048_tables::answer_rank`]).
     pub(crate) own_from: u32,
-    /// The same where the board holds a 16384 or more, if it differs (see
-    /// [`crate::endgame::WithTables::own_stage_late`]).
-    pub(crate) own_late: Option<u32>,
+    /// The same where the board holds a 16384 or more, `own_from` unless the option
+    /// sets it (see [`crate::endgame::WithTables::own_stage_late`]).
+    pub(crate) own_late: u32,
     /// At most how many states a table solved in play may take, 0 for none solved.
     pub(crate) solve: u64,
 }
