@@ -8,20 +8,7 @@ use std::process::{Command, Output, Stdio};
 use common::{assert_fails, text};
 
 fn ai2048(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ai2048"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::ai2048_with_stdin(args, stdin)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ai2048, assert_fails, path, text};
+use common::{ai2048, ai2048_with_stdin, assert_fails, path, text};
 
 fn tables(args: &[&str]) -> std::process::Output {
     ai2048(&[&["tables"][..], args].concat())
@@ -161,6 +161,21 @@ fn a_custom_table_is_built_described_verified_and_queried() {
     );
     let plain = tables(&["query", path(&file), board, other]);
     assert_eq!(text(&plain.stdout).matches("<- best").count(), 2);
+    // On standard input: one board a line (blank lines skipped), or one board on four.
+    let query = |stdin: &str| ai2048_with_stdin(&["tables", "query", path(&file), "--json"], stdin);
+    let piped = query(&format!("{board}\n\n{other}\n"));
+    assert!(piped.status.success(), "{}", text(&piped.stderr));
+    assert_eq!(text(&piped.stdout), both);
+    let rows = board.replace('/', "\n");
+    assert_eq!(text(&query(&rows).stdout), first);
+    assert_fails(
+        &query(&format!("{board}\n{other}\n2 2 2\n")),
+        "line 3 of standard input (\"2 2 2\") is not a 2048 board",
+    );
+    assert_fails(
+        &query("2 2 2\n0 0 0 0\n"),
+        "the board on standard input is not a 2048 board",
+    );
     // A board of several that the table does not hold is named by its place.
     let loose = "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0";
     assert_fails(

@@ -150,8 +150,9 @@ pub struct TablesConvertArgs {
 pub struct TablesQueryArgs {
     #[command(flatten)]
     pub table: TablesFileArgs,
-    /// The board, in any form `ai2048 hint` takes; - or nothing reads it from standard
-    /// input. Several boards are answered in order, the table opened once.
+    /// The board, in any form `ai2048 hint` takes. Several boards are answered in
+    /// order, the table opened once; - or nothing reads standard input: one board, or
+    /// one board a line.
     #[arg(value_name = "BOARD")]
     pub boards: Vec<String>,
     /// Print {"best": MOVE, "moves": {"up": P, ...}} (null where a move is illegal or
@@ -165,7 +166,7 @@ pub struct TablesQueryArgs {
 pub struct TablesSolveArgs {
     /// A built-in table's name (as block10-512; it need not be built), then the boards,
     /// in any form `ai2048 hint` takes; with --pattern, only the boards. No board, or -,
-    /// reads one from standard input.
+    /// reads standard input: one board, or one board a line.
     #[arg(value_name = "NAME|BOARD")]
     pub items: Vec<String>,
     /// A table of your own, as `tables build` takes it: four groups of four of x, .,

@@ -34,7 +34,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let mut out = std::io::stdout().lock();
-    for (i, &board) in boards.iter().enumerate() {
+    for (i, &(_, board)) in boards.iter().enumerate() {
         let start = Instant::now();
         let bar = progress(!args.quiet && !args.json);
         let watch = |p: ReachProgress| match p {
@@ -54,7 +54,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         bar.finish_and_clear();
         let reached = reached.map_err(|e| anyhow!("{e} (--max-states)"))?;
         let Some(reached) = reached else {
-            bail!(unmatched(&boards, items, i, &layout));
+            bail!(unmatched(&boards, i, &layout));
         };
         write_answer(
             &mut out,

@@ -1,7 +1,7 @@
 //! `ai2048 tables`: builds the endgame tables into the user's cache, and lists,
 //! describes, verifies and queries them.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -559,9 +559,9 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
     let boards = read_boards(&args.boards)?;
     let table = open(&args.table)?;
     let mut out = std::io::stdout().lock();
-    for (i, &board) in boards.iter().enumerate() {
+    for (i, &(_, board)) in boards.iter().enumerate() {
         let Some(query) = table.query(board) else {
-            bail!(unmatched(&boards, &args.boards, i, table.layout()));
+            bail!(unmatched(&boards, i, table.layout()));
         };
         write_answer(&mut out, i, board, &query, args.json, None)?;
     }
@@ -575,28 +575,68 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
     Ok(())
 }
 
-/// The boards given as arguments (each in any form `ai2048 hint` takes), or the one
-/// on standard input where none is given.
-pub(crate) fn read_boards(items: &[String]) -> Result<Vec<Board>> {
-    if items.is_empty() {
-        return Ok(vec![crate::commands::hint::read_board(None)?]);
+/// The boards given as arguments (each in any form `ai2048 hint` takes), or those on
+/// standard input where none is given (or `-`): one board in any such form (its rows
+/// on four lines, say), or one board a line. Each with the text it was read from, to
+/// name it in an error.
+pub(crate) fn read_boards(items: &[String]) -> Result<Vec<(String, Board)>> {
+    if items.is_empty() || items == ["-"] {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the boards from standard input")?;
+        return boards_on_input(&text);
     }
     let several = items.len() > 1;
     let read = |(i, text): (usize, &String)| {
         let board = crate::commands::hint::read_board(Some(text));
-        if several {
+        let board = if several {
             board.with_context(|| format!("board {} of {}", i + 1, items.len()))
         } else {
             board
-        }
+        };
+        board.map(|b| (text.clone(), b))
     };
     items.iter().enumerate().map(read).collect()
 }
 
-/// Why board `i` of `boards` (given as `items`) has no answer from a table of `layout`.
-pub(crate) fn unmatched(boards: &[Board], items: &[String], i: usize, layout: &Layout) -> String {
+/// The boards in `text`, read from standard input: the whole of it one board, or, where
+/// its first line is a board by itself, each line that is not blank one board.
+fn boards_on_input(text: &str) -> Result<Vec<(String, Board)>> {
+    let whole = match text.parse::<Board>() {
+        Ok(board) => return Ok(vec![(text.trim().to_owned(), board)]),
+        Err(e) => e,
+    };
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty())
+        .collect();
+    let one_a_line = lines.len() > 1 && lines[0].1.parse::<Board>().is_ok();
+    if !one_a_line {
+        return Err(anyhow!(whole).context("the board on standard input is not a 2048 board"));
+    }
+    lines
+        .into_iter()
+        .map(|(n, line)| {
+            line.parse()
+                .map(|board| (line.to_owned(), board))
+                .with_context(|| {
+                    format!(
+                        "line {} of standard input ({line:?}) is not a 2048 board",
+                        n + 1
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Why board `i` of `boards` (each with its text) has no answer from a table of
+/// `layout`.
+pub(crate) fn unmatched(boards: &[(String, Board)], i: usize, layout: &Layout) -> String {
     let which = if boards.len() > 1 {
-        format!("board {} of {} ({:?})", i + 1, boards.len(), items[i])
+        format!("board {} of {} ({:?})", i + 1, boards.len(), boards[i].0)
     } else {
         "the board".to_owned()
     };

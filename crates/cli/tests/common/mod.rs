@@ -17,6 +17,26 @@ pub fn ai2048(args: &[&str]) -> std::process::Output {
         .expect("ai2048 runs")
 }
 
+/// Runs `ai2048 ARGS` with `stdin` on its standard input, to the end.
+pub fn ai2048_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ai2048"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ai2048 starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A path as the text of an argument.
 pub fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a UTF-8 path")
