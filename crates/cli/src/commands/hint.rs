@@ -51,16 +51,19 @@ pub(crate) fn board_option(option: &str, text: &str) -> Result<Board> {
 pub(crate) fn read_board(arg: Option<&str>) -> Result<Board> {
     let (text, from) = match arg {
         Some(text) if text != "-" => (text.to_owned(), "the board"),
-        _ => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the board from standard input")?;
-            (text, "the board on standard input")
-        }
+        _ => (standard_input()?, "the board on standard input"),
     };
     text.parse()
         .with_context(|| format!("{from} is not a 2048 board"))
+}
+
+/// All of standard input, as text (a board, or several for `tables query`).
+pub(crate) fn standard_input() -> Result<String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .context("cannot read the board from standard input")?;
+    Ok(text)
 }
 
 /// The answer as text: the move and its search, then each move's value. (No time: the

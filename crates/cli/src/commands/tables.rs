@@ -1,7 +1,7 @@
 //! `ai2048 tables`: builds the endgame tables into the user's cache, and lists,
 //! describes, verifies and queries them.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -581,11 +581,7 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
 /// name it in an error.
 pub(crate) fn read_boards(items: &[String]) -> Result<Vec<(String, Board)>> {
     if items.is_empty() || items == ["-"] {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read the boards from standard input")?;
-        return boards_on_input(&text);
+        return boards_on_input(&crate::commands::hint::standard_input()?);
     }
     let several = items.len() > 1;
     let read = |(i, text): (usize, &String)| {
