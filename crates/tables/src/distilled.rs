@@ -434,6 +434,7 @@ impl<'a> Distiller<'a> {
         self.boards += 1;
         // As the default player picks (`answer_rank`).
         let mut best: Option<(usize, u64, Dir, (bool, f64))> = None;
+        let own_from = crate::own_stage_from_on(board);
         for (t, (_, table)) in self.tables.iter().enumerate() {
             let Some((index, query)) = table.play_state(board) else {
                 continue;
@@ -442,7 +443,7 @@ impl<'a> Distiller<'a> {
                 continue;
             };
             let target = table.layout().target();
-            let key = crate::answer_rank(query.own_stage, target, p, crate::OWN_STAGE_FROM);
+            let key = crate::answer_rank(query.own_stage, target, p, own_from);
             if best.is_none_or(|b| key > b.3) {
                 best = Some((t, index, query.symmetry.dir(dir), key));
             }

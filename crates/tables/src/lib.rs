@@ -94,4 +94,6 @@ pub use reach::{
     REACH_BYTES_PER_STATE,
 };
 pub use solve::{solve, FOUR_PROBABILITY};
-pub use table::{answer_rank, Query, Table, OWN_STAGE_FROM};
+pub use table::{
+    answer_rank, own_stage_from_on, Query, Table, LATE_FROM, OWN_STAGE_FROM, OWN_STAGE_LATE,
+};

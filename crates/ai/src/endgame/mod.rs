@@ -6,9 +6,10 @@
 //! table with goals, where its fixed tiles stand as a block that no moving tile can
 //! merge with ([`ai2048_tables::Table::block_query`]); among the
 //! tables that answer, one at its own stage decides where its target is at least
-//! [`ai2048_tables::OWN_STAGE_FROM`] (its target the block's edge, so that its goal met
-//! merges into the block: the tables of smaller targets answer there too, for a step on
-//! the way), else the one whose best move is likeliest to succeed
+//! [`ai2048_tables::OWN_STAGE_FROM`], or [`ai2048_tables::OWN_STAGE_LATE`] where the
+//! board holds a 16384 (its target the block's edge, so that its goal met merges into
+//! the block: the tables of smaller targets answer there too, for a step on the way),
+//! else the one whose best move is likeliest to succeed
 //! ([`ai2048_tables::answer_rank`]). Its
 //! best move replaces the searched one when that is clearly worse by the table (see
 //! [`WithTables`]). Where no full table answers, a distilled table
@@ -61,7 +62,7 @@ pub struct TableMove {
     /// alone and answers with it valued 1 and every other move of its world 0.
     pub odds: bool,
     /// Whether the board stands at the table's own stage ([`ai2048_tables::Query::own_stage`]):
-    /// from [`ai2048_tables::OWN_STAGE_FROM`] on, such an answer decides before any of a
+    /// from [`ai2048_tables::own_stage_from_on`] on, such an answer decides before any of a
     /// table of a smaller target, whose goal is only a step on the way to this one's.
     pub own_stage: bool,
 }
@@ -199,12 +200,13 @@ impl EndgameTables {
 
     /// The answer of the tables whose formation and chain (or block, for a table with
     /// goals) `board` matches, ranked as the default player ranks them
-    /// ([`ai2048_tables::answer_rank`] with [`ai2048_tables::OWN_STAGE_FROM`]): one
+    /// ([`ai2048_tables::answer_rank`] with [`ai2048_tables::own_stage_from_on`]): one
     /// at its own stage ([`TableMove::own_stage`]) of a target from that tile on if any
     /// is, else the likeliest.
     #[must_use]
     pub fn best(&self, board: Board) -> Option<TableMove> {
-        self.best_of(board, false, ai2048_tables::OWN_STAGE_FROM, None)
+        let own_from = ai2048_tables::own_stage_from_on(board);
+        self.best_of(board, false, own_from, None)
     }
 
     /// The largest success probability the full tables of the set (those with goals
@@ -393,7 +395,7 @@ mod files {
 /// The board's largest tile from which [`WithTables::own_stage_late`] ranks the
 /// answers (option `tables-own-late`): the first 16384, from which the block of five
 /// is rebuilt and the last step to 32768 played.
-pub const LATE_FROM: u32 = 16384;
+pub use ai2048_tables::LATE_FROM;
 
 /// A player that lets `inner` search, and where a table answers, checks the search's
 /// move against it: when the table's best move succeeds with at least `min`
@@ -441,7 +443,7 @@ impl WithTables {
             from: 0,
             goals_only: false,
             own_from: ai2048_tables::OWN_STAGE_FROM,
-            own_late: None,
+            own_late: Some(ai2048_tables::OWN_STAGE_LATE),
             solving: None,
             table_moves: 0,
             answered: None,
@@ -482,13 +484,15 @@ impl WithTables {
     }
 
     /// The same player, ranking an answer at its table's own stage first where that
-    /// table's target is at least `tile` ([`ai2048_tables::answer_rank`]; by default
-    /// [`ai2048_tables::OWN_STAGE_FROM`]): a tile above every table's target lets the
-    /// likeliest answer decide always.
+    /// table's target is at least `tile` ([`ai2048_tables::answer_rank`]), on every
+    /// board unless [`WithTables::own_stage_late`] is called after it for the boards
+    /// that hold a 16384: a tile above every table's target lets the likeliest answer
+    /// decide always. By default the rule is [`ai2048_tables::own_stage_from_on`]'s.
     #[must_use]
     pub fn own_stage_from(self, tile: u32) -> WithTables {
         WithTables {
             own_from: tile,
+            own_late: None,
             ..self
         }
     }
@@ -496,8 +500,8 @@ impl WithTables {
     /// The same player, ranking an answer at its table's own stage first from a target
     /// of `tile` on where the board holds a tile of at least [`LATE_FROM`] (the
     /// rebuild after the first 16384, the last step to 32768 and the steps past it),
-    /// and as [`WithTables::own_stage_from`] says before: by default the same rule
-    /// throughout.
+    /// and as [`WithTables::own_stage_from`] says before (by default
+    /// [`ai2048_tables::OWN_STAGE_LATE`] and [`ai2048_tables::OWN_STAGE_FROM`]).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -636,7 +640,7 @@ impl Player for WithTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ai2048_tables::{Layout, OWN_STAGE_FROM};
+    use ai2048_tables::{own_stage_from_on, Layout};
 
     /// A player that always answers the same move, with 7 nodes: to see who answered.
     struct Always(Dir);
@@ -947,7 +951,11 @@ mod tests {
             assert_eq!(answer.table, "t16", "{own_from}");
         }
         let default = tables.best(at_32).unwrap().table;
-        let expected = if 32 >= OWN_STAGE_FROM { "t32" } else { "t16" };
+        let expected = if 32 >= own_stage_from_on(at_32) {
+            "t32"
+        } else {
+            "t16"
+        };
         assert_eq!(default, expected, "best() ranks as the default player");
         // With a 64 at the edge, neither table is at its own stage: the likeliest decides.
         let at_64: Board = "32768 16384 8192 4096/256 512 1024 2048/128 64 2 0/0 2 0 0"

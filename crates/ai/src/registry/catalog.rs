@@ -86,11 +86,11 @@ macro_rules! with_eval_options {
             ),
             (
                 "tables-own-from",
-                "where several tables answer, one at its own stage (its target the block's edge) decides if its target is at least this tile, else the likeliest (default 512; 131072: always the likeliest)",
+                "where several tables answer, one at its own stage (its target the block's edge) decides if its target is at least this tile, else the likeliest (default 512; 131072: always the likeliest); given alone, on every board",
             ),
             (
                 "tables-own-late",
-                "as tables-own-from, where the board holds a 16384 or more (default: tables-own-from's tile)",
+                "as tables-own-from, where the board holds a 16384 or more (default 256, or tables-own-from's tile if that is given)",
             ),
             (
                 "tables-solve",

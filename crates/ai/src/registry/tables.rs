@@ -35,9 +35,7 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
     let from = tile_option(spec, "tables-from")?.map_or(DEFAULT_FROM, |e| 1 << e);
     let goals_only = parse_option::<bool>(spec, "tables-goals", "true or false")?.unwrap_or(false);
     let leaves = weight_option(spec, "tables-leaves")?;
-    let own_from =
-        tile_option(spec, "tables-own-from")?.map_or(ai2048_tables::OWN_STAGE_FROM, |e| 1 << e);
-    let own_late = tile_option(spec, "tables-own-late")?.map_or(own_from, |e| 1 << e);
+    let (own_from, own_late) = own_stage_tiles(spec)?;
     let solve = parse_option::<u64>(spec, "tables-solve", "a number of states")?.unwrap_or(0);
     let default = if spec.name == DEFAULT_PLAYER {
         "auto"
@@ -60,6 +58,19 @@ pub(crate) fn tables_for(spec: &PlayerSpec) -> Result<Option<TablesUse>, PlayerE
         own_late,
         solve,
     }))
+}
+
+/// The tiles from which an answer at its own stage ranks first (`tables-own-from`,
+/// `tables-own-late`): before the first 16384 and from it on. `tables-own-from` given
+/// alone sets the rule on every board; by default it is
+/// [`ai2048_tables::own_stage_from_on`]'s.
+fn own_stage_tiles(spec: &PlayerSpec) -> Result<(u32, u32), PlayerError> {
+    let own_from = tile_option(spec, "tables-own-from")?.map(|e| 1 << e);
+    let own_late = tile_option(spec, "tables-own-late")?
+        .map(|e| 1 << e)
+        .or(own_from)
+        .unwrap_or(ai2048_tables::OWN_STAGE_LATE);
+    Ok((own_from.unwrap_or(ai2048_tables::OWN_STAGE_FROM), own_late))
 }
 
 /// The endgame tables a player made from `spec` consults, if any: what a front end
@@ -195,6 +206,22 @@ mod tests {
 
     fn spec(text: &str) -> PlayerSpec {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_own_stage_rule_is_256_where_a_16384_stands_unless_the_spec_says_otherwise() {
+        let tiles = |text| super::own_stage_tiles(&spec(text)).unwrap();
+        assert_eq!(tiles("expectimax"), (512, 256));
+        assert_eq!(tiles("expectimax:tables-own-late=1024"), (512, 1024));
+        // `tables-own-from` alone holds on every board, as before the late rule.
+        assert_eq!(
+            tiles("expectimax:tables-own-from=131072"),
+            (131_072, 131_072)
+        );
+        assert_eq!(
+            tiles("expectimax:tables-own-from=64,tables-own-late=128"),
+            (64, 128)
+        );
     }
 
     #[test]
