@@ -82,7 +82,7 @@ pub const LATE_FROM: u32 = 16384;
 /// own stage ranks first: in the rebuild after the first 16384 the tables of 256 decide
 /// their own stage too (32768 in 54.5% of 4000 games at depth 4 against 53.5%, and a
 /// mean score 10,565 ± 4,104 higher over the 3000 of them played out;
-/// docs/tables-measured.md, "The own stage from 256 where a 16384 stands").
+/// docs/tables-measured.md, "The own stage from 256 where a 16384 stands: the default").
 pub const OWN_STAGE_LATE: u32 = 256;
 
 /// The tile from which an answer at its table's own stage ranks first on `board`, by

@@ -62,8 +62,10 @@ pub struct TableMove {
     /// alone and answers with it valued 1 and every other move of its world 0.
     pub odds: bool,
     /// Whether the board stands at the table's own stage ([`ai2048_tables::Query::own_stage`]):
-    /// from [`ai2048_tables::own_stage_from_on`] on, such an answer decides before any of a
-    /// table of a smaller target, whose goal is only a step on the way to this one's.
+    /// from the target [`ai2048_tables::own_stage_from_on`] gives for the board on (the
+    /// player's `tables-own-from` and `tables-own-late` set it otherwise), such an answer
+    /// decides before any of a table of a smaller target, whose goal is only a step on
+    /// the way to this one's.
     pub own_stage: bool,
 }
 
