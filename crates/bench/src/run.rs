@@ -349,9 +349,11 @@ mod tests {
 
     #[test]
     fn every_searched_move_counts_its_depth() {
-        // Without tables every move is searched, each to the fixed depth.
+        // Without tables every move is searched, each to the fixed depth (games
+        // stopped at 2048: whole games took most of this crate's test time).
         let fixed = BenchConfig {
             limits: ai2048_ai::SearchLimits::with_depth(2),
+            until: Some(2048),
             ..config("expectimax:tables=off", 2, 2)
         };
         for r in run_bench(&fixed, &AtomicBool::new(false), |_| {}).expect("runs") {

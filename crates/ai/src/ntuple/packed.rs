@@ -178,17 +178,20 @@ impl NTupleNetwork {
         })?;
         #[cfg(target_arch = "wasm32")]
         let mut values: Vec<i16> = Vec::new();
-        let mut chunk = vec![0u8; 1 << 16];
+        // Each chunk is read into weights seen as bytes, turned from little-endian
+        // where the machine is not, and copied onto the table: no loop a weight,
+        // which the tests' unoptimized builds took seconds over (the built-in
+        // network's 67 M weights, read by every process that plays with it).
+        let mut chunk = vec![0i16; 1 << 20];
         while values.len() < total {
-            let n = (total - values.len()).min(chunk.len() / 2);
-            r.fill_unhashed(&mut chunk[..2 * n], "the weights")
+            let chunk = &mut chunk[..(total - values.len()).min(1 << 20)];
+            r.fill_unhashed(bytemuck::cast_slice_mut(chunk), "the weights")
                 .map_err(damage)?;
-            reserve_ahead(&mut values, n, total);
-            // By index, not `chunks_exact(2)`: a slice a weight costs little when
-            // optimized, but the tests' unoptimized builds (which check every slice
-            // they make) took seconds over the built-in network's 67 M weights.
-            let bytes = &chunk[..2 * n];
-            values.extend((0..n).map(|i| i16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]])));
+            if cfg!(target_endian = "big") {
+                chunk.iter_mut().for_each(|v| *v = i16::from_le(*v));
+            }
+            reserve_ahead(&mut values, chunk.len(), total);
+            values.extend_from_slice(chunk);
         }
         let mut rest = [0u8; 1];
         if r.inner.read(&mut rest).map_err(damaged)? != 0 {

@@ -761,14 +761,14 @@ async fn referee(db: DbLocation, games: usize, clients: usize) {
     assert_eq!(checked, games);
 }
 
-/// 300 games on SQLite unless `AI2048_REFEREE_GAMES` says how many (the 1,000 of
+/// 120 games on SQLite unless `AI2048_REFEREE_GAMES` says how many (the 1,000 of
 /// earlier commits took a minute of every CI run's debug build, two on a slow
-/// machine): `AI2048_REFEREE_GAMES=1000 cargo test -p ai2048-web --test scores
-/// referee` plays more.
+/// machine, and 300 half a minute): `AI2048_REFEREE_GAMES=1000 cargo test -p
+/// ai2048-web --test scores referee` plays more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn referee_games_on_sqlite() {
     let games = match std::env::var("AI2048_REFEREE_GAMES") {
-        Err(_) => 300,
+        Err(_) => 120,
         Ok(text) => text
             .parse()
             .unwrap_or_else(|_| panic!("AI2048_REFEREE_GAMES is {text:?}, not a number of games")),
@@ -780,6 +780,6 @@ async fn referee_games_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn referee_games_on_postgres() {
     if let Some(db) = postgres("referee_games_on_postgres") {
-        referee(db, 200, 8).await;
+        referee(db, 80, 8).await;
     }
 }
