@@ -401,10 +401,10 @@ impl Table {
     /// use ai2048_tables::{Layout, Table};
     ///
     /// let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
-    /// let table = Table::solve(Layout::new(pattern.parse()?, 16)?);
+    /// let table = Table::solve(Layout::new(pattern.parse()?, 8)?);
     /// let block: Board = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// assert!(table.block_query(block).is_some());
-    /// // Its block's edge is a 256, not the target 16: the board stands at a later
+    /// // Its block's edge is a 256, not the target 8: the board stands at a later
     /// // stage than the table's own, whose goal is only a step on the way there.
     /// assert!(!table.block_query(block).unwrap().own_stage);
     /// // Two 256s side by side in the block could merge: no answer.
@@ -444,12 +444,12 @@ impl Table {
     /// use ai2048_tables::{Layout, Table};
     ///
     /// let pattern = "xxx./xx1./1.../.... ..../..1./.11./....";
-    /// let table = Table::solve(Layout::new(pattern.parse()?, 16)?);
+    /// let table = Table::solve(Layout::new(pattern.parse()?, 8)?);
     /// let block: Board = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// let (_, best) = table.block_query(block).and_then(|q| q.best()).unwrap();
     /// assert!((table.leaf_value(block).unwrap() - best).abs() < 1e-6);
-    /// // The goal met: two 8s beside the block's 16's place, and an 8 below them.
-    /// let met: Board = "4096 2048 1024 2/512 256 8 2/4 8 8 0/0 0 0 2".parse()?;
+    /// // The goal met: a 4 in the block's next place, and two 4s below it.
+    /// let met: Board = "4096 2048 1024 2/512 256 4 2/2 4 4 0/0 0 0 2".parse()?;
     /// assert_eq!(table.leaf_value(met), Some(1.0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

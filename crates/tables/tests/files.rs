@@ -80,7 +80,7 @@ fn a_build_a_layer_at_a_time_holds_the_values_of_the_solver_in_memory_exactly() 
     for (pattern, target) in [
         ("xxxx/xxxx/xx../..tt", 32),
         ("xxxx/xxx./1.../2.t.", 32),
-        ("xxx./xx1./1.../.... ..../..1./.11./....", 16),
+        ("xxx./xx1./1.../.... ..../..1./.11./....", 8),
         ("xxxx/xxxx/xxx./11t2", 16),
     ] {
         let layout = Layout::new(pattern.parse().unwrap(), target).unwrap();

@@ -26,8 +26,8 @@ use crate::eval::Evaluator;
 /// use ai2048_ai::eval::{Evaluator, Lines};
 /// use ai2048_tables::{Layout, Table};
 ///
-/// let table = Table::solve(Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 16)?);
-/// let tables = Arc::new(EndgameTables::new(vec![("block-16".to_owned(), table)]));
+/// let table = Table::solve(Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 8)?);
+/// let tables = Arc::new(EndgameTables::new(vec![("block-8".to_owned(), table)]));
 /// let lines = Arc::new(Lines::default());
 /// let leaves = TableLeaves::new(lines.clone(), tables, 1.0);
 /// let block = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
@@ -110,8 +110,8 @@ mod tests {
 
     fn block_tables() -> Arc<EndgameTables> {
         let pattern = "xxx./xx1./1.../.... ..../..1./.11./....".parse().unwrap();
-        let table = Table::solve(Layout::new(pattern, 16).unwrap());
-        Arc::new(EndgameTables::new(vec![("block-16".to_owned(), table)]))
+        let table = Table::solve(Layout::new(pattern, 8).unwrap());
+        Arc::new(EndgameTables::new(vec![("block-8".to_owned(), table)]))
     }
 
     #[test]

@@ -221,8 +221,8 @@ impl EndgameTables {
     /// use ai2048_ai::endgame::EndgameTables;
     /// use ai2048_tables::{Layout, Table};
     ///
-    /// let table = Table::solve(Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 16)?);
-    /// let tables = EndgameTables::new(vec![("block-16".to_owned(), table)]);
+    /// let table = Table::solve(Layout::new("xxx./xx1./1.../.... ..../..1./.11./....".parse()?, 8)?);
+    /// let tables = EndgameTables::new(vec![("block-8".to_owned(), table)]);
     /// let block = "4096 2048 1024 2/512 256 4 2/4 0 0 0/0 0 0 2".parse()?;
     /// let p = tables.leaf_value(block, true).expect("the block stands");
     /// assert!(p > 0.0 && p < 1.0, "{p}");

@@ -92,7 +92,7 @@ mod tests {
     /// A folder holding one table of `pattern` to 16, and the folder's path.
     fn folder_with(pattern: &str) -> (tempfile::TempDir, String) {
         let dir = tempfile::tempdir().unwrap();
-        let layout = Layout::new(pattern.parse().unwrap(), 16).unwrap();
+        let layout = Layout::new(pattern.parse().unwrap(), 8).unwrap();
         let path = dir.path().join("t.table");
         build(
             &layout,
