@@ -176,12 +176,19 @@ fn a_custom_table_is_built_described_verified_and_queried() {
         &query("2 2 2\n0 0 0 0\n"),
         "the board on standard input is not a 2048 board",
     );
-    // A board of several that the table does not hold is named by its place.
+    // A board of several that the table does not hold is named by its place, and the
+    // others are still answered, in JSON a null line in its place.
     let loose = "2 2 2 2/0 0 0 0/0 0 0 0/0 0 0 0";
-    assert_fails(
-        &tables(&["query", path(&file), board, loose]),
-        "board 2 of 2",
+    let among = tables(&["query", path(&file), board, loose, other, "--json"]);
+    assert_fails(&among, "board 2 of 3");
+    assert_fails(&among, "1 of 3 boards do not match the table");
+    assert_eq!(
+        text(&among.stdout).lines().collect::<Vec<_>>(),
+        [first.trim(), "null", second.trim()]
     );
+    let plain = tables(&["query", path(&file), loose, board]);
+    assert_fails(&plain, "board 1 of 2");
+    assert_eq!(text(&plain.stdout).matches("<- best").count(), 1);
 
     // `solve` answers the same with no table file, from the states each board reaches.
     let solved = tables(&[

@@ -7,15 +7,18 @@ use ai2048_tables::{builtin, query_from_watched, Layout, ReachProgress, REACH_BY
 use anyhow::{anyhow, bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::tables::{bytes, custom_layout, read_boards, states_style, unmatched, write_answer};
+use super::tables::{
+    all_answered, bytes, custom_layout, read_boards, skip_unmatched, states_style, write_answer,
+};
 use crate::args::TablesSolveArgs;
 
 /// Runs `ai2048 tables solve`.
 ///
 /// # Errors
 ///
-/// A bad name, pattern or board, a board that matches no symmetry of the table, or one
-/// that reaches more than `--max-states` states.
+/// A bad name, pattern or board, a board that matches no symmetry of the table (the
+/// others answered first where there are several), or one that reaches more than
+/// `--max-states` states.
 pub fn run(args: &TablesSolveArgs) -> Result<()> {
     let (layout, items): (Layout, &[String]) = if let Some(rows) = &args.pattern {
         if args.items.first().is_some_and(|n| builtin(n).is_ok()) {
@@ -34,6 +37,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let mut out = std::io::stdout().lock();
+    let mut unanswered = 0;
     for (i, &(_, board)) in boards.iter().enumerate() {
         let start = Instant::now();
         let bar = progress(!args.quiet && !args.json);
@@ -54,7 +58,9 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         bar.finish_and_clear();
         let reached = reached.map_err(|e| anyhow!("{e} (--max-states)"))?;
         let Some(reached) = reached else {
-            bail!(unmatched(&boards, i, &layout));
+            skip_unmatched(&mut out, &boards, i, &layout, args.json)?;
+            unanswered += 1;
+            continue;
         };
         write_answer(
             &mut out,
@@ -73,7 +79,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
             );
         }
     }
-    Ok(())
+    all_answered(unanswered, boards.len())
 }
 
 /// A spinner while the board's states are found (on standard error, where it is a

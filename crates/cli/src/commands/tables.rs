@@ -559,12 +559,16 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
     let boards = read_boards(&args.boards)?;
     let table = open(&args.table)?;
     let mut out = std::io::stdout().lock();
+    let mut unanswered = 0;
     for (i, &(_, board)) in boards.iter().enumerate() {
         let Some(query) = table.query(board) else {
-            bail!(unmatched(&boards, i, table.layout()));
+            skip_unmatched(&mut out, &boards, i, table.layout(), args.json)?;
+            unanswered += 1;
+            continue;
         };
         write_answer(&mut out, i, board, &query, args.json, None)?;
     }
+    all_answered(unanswered, boards.len())?;
     if !table.has_values() && !args.json {
         writeln!(
             out,
@@ -643,6 +647,40 @@ pub(crate) fn unmatched(boards: &[(String, Board)], i: usize, layout: &Layout) -
         layout.pattern(),
         layout.target()
     )
+}
+
+/// Board `i` of `boards` has no answer from a table of `layout`: the error where it is
+/// the only board; among several, the reason on standard error and, in JSON, a `null`
+/// line (the answers stay one line a board), and the other boards are answered.
+pub(crate) fn skip_unmatched(
+    out: &mut impl Write,
+    boards: &[(String, Board)],
+    i: usize,
+    layout: &Layout,
+    json: bool,
+) -> Result<()> {
+    let why = unmatched(boards, i, layout);
+    if boards.len() == 1 {
+        bail!(why);
+    }
+    out.flush()?;
+    eprintln!("error: {why}");
+    if json {
+        writeln!(out, "null")?;
+    }
+    Ok(())
+}
+
+/// The error once every board was answered that could be, where `unanswered` of
+/// `boards` could not (each said by [`skip_unmatched`]).
+pub(crate) fn all_answered(unanswered: usize, boards: usize) -> Result<()> {
+    if unanswered > 0 {
+        bail!(
+            "{unanswered} of {boards} boards do not match the table (each said above); the \
+             others are answered"
+        );
+    }
+    Ok(())
 }
 
 /// Writes board `i`'s answer: a line of JSON (with `states` where given), or the board
