@@ -89,7 +89,7 @@ mod tests {
 
     use super::*;
 
-    /// A folder holding one table of `pattern` to 16, and the folder's path.
+    /// A folder holding one table of `pattern` to 8, and the folder's path.
     fn folder_with(pattern: &str) -> (tempfile::TempDir, String) {
         let dir = tempfile::tempdir().unwrap();
         let layout = Layout::new(pattern.parse().unwrap(), 8).unwrap();
