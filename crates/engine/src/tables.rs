@@ -68,36 +68,48 @@ const fn reverse(line: [u8; 4]) -> [u8; 4] {
 
 pub(crate) const ROWS: usize = 1 << 16;
 
-const fn build_left() -> [u16; ROWS] {
-    let mut t = [0u16; ROWS];
-    let mut r = 0;
-    while r < ROWS {
-        t[r] = pack(slide(unpack(r as u16)).0);
-        r += 1;
-    }
-    t
+/// The row tables that slide a row, built together with one slide a row: the compiler's
+/// evaluator of constants is slow, and the engine is compiled by every check, build and
+/// test of the workspace (a slide a row for each table took it 17.5 s to check).
+struct Rows {
+    left: [u16; ROWS],
+    right: [u16; ROWS],
+    score: [u32; ROWS],
+    moves: [u8; ROWS],
 }
 
-const fn build_right() -> [u16; ROWS] {
-    let mut t = [0u16; ROWS];
+const fn build_rows() -> Rows {
+    let mut left = [0u16; ROWS];
+    let mut score = [0u32; ROWS];
+    let mut moves = [0u8; ROWS];
     let mut r = 0;
     while r < ROWS {
-        t[r] = pack(reverse(slide(reverse(unpack(r as u16))).0));
-        r += 1;
-    }
-    t
-}
-
-const fn build_score() -> [u32; ROWS] {
-    let mut t = [0u32; ROWS];
-    let mut r = 0;
-    while r < ROWS {
+        let (line, merged) = slide(unpack(r as u16));
+        left[r] = pack(line);
         // A row scores the same sliding left or right: each run of equal tiles merges
         // the same number of pairs either way.
-        t[r] = slide(unpack(r as u16)).1;
+        score[r] = merged;
+        // Two 32768s that merge make a 65536, which a nibble cannot hold; such a row
+        // merges (and so moves) whichever way it slides.
+        let overflow = line[0] > 15 || line[1] > 15 || line[2] > 15;
+        moves[r] = (overflow as u8) << 2;
         r += 1;
     }
-    t
+    // Sliding right is sliding the reversed row left, reversed.
+    let mut right = [0u16; ROWS];
+    r = 0;
+    while r < ROWS {
+        let reversed = pack(reverse(unpack(r as u16))) as usize;
+        right[r] = pack(reverse(unpack(left[reversed])));
+        moves[r] |= (left[r] != r as u16) as u8 | ((right[r] != r as u16) as u8) << 1;
+        r += 1;
+    }
+    Rows {
+        left,
+        right,
+        score,
+        moves,
+    }
 }
 
 /// Places a row's four nibbles in the cells of column 0 of a board, top cell first.
@@ -116,43 +128,25 @@ const fn build_column(rows: &[u16; ROWS]) -> [u64; ROWS] {
     t
 }
 
-const fn build_moves(left: &[u16; ROWS], right: &[u16; ROWS]) -> [u8; ROWS] {
-    let mut t = [0u8; ROWS];
-    let mut r = 0;
-    while r < ROWS {
-        let (line, _) = slide(unpack(r as u16));
-        // Two 32768s that merge make a 65536, which a nibble cannot hold; such a row
-        // merges (and so moves) whichever way it slides.
-        let overflow = line[0] > 15 || line[1] > 15 || line[2] > 15;
-        t[r] = (left[r] != r as u16) as u8
-            | ((right[r] != r as u16) as u8) << 1
-            | (overflow as u8) << 2;
-        r += 1;
-    }
-    t
-}
-
 // Built once and used only to initialize the statics below, at compile time: never
 // copied at run time, which is what the lint guards against.
 #[allow(clippy::large_const_arrays)]
-const LEFT_ROWS: [u16; ROWS] = build_left();
-#[allow(clippy::large_const_arrays)]
-const RIGHT_ROWS: [u16; ROWS] = build_right();
+const BUILT: Rows = build_rows();
 
 /// The row after sliding left.
-pub(crate) static LEFT: [u16; ROWS] = LEFT_ROWS;
+pub(crate) static LEFT: [u16; ROWS] = BUILT.left;
 /// The row after sliding right.
-pub(crate) static RIGHT: [u16; ROWS] = RIGHT_ROWS;
+pub(crate) static RIGHT: [u16; ROWS] = BUILT.right;
 /// The score of the merges of a row, in either horizontal direction.
-pub(crate) static SCORE: [u32; ROWS] = build_score();
+pub(crate) static SCORE: [u32; ROWS] = BUILT.score;
 /// A column (read top to bottom as a row) after sliding up, placed in column 0.
-pub(crate) static UP: [u64; ROWS] = build_column(&LEFT_ROWS);
+pub(crate) static UP: [u64; ROWS] = build_column(&BUILT.left);
 /// A column (read top to bottom as a row) after sliding down, placed in column 0.
-pub(crate) static DOWN: [u64; ROWS] = build_column(&RIGHT_ROWS);
+pub(crate) static DOWN: [u64; ROWS] = build_column(&BUILT.right);
 /// Whether a row changes: bit 0 sliding left (or up, for a column), bit 1 sliding
 /// right (or down); bit 2 is set when two 32768s in it merge, the only case where the
 /// other tables are not exact for a row of nibbles.
-pub(crate) static MOVES: [u8; ROWS] = build_moves(&LEFT_ROWS, &RIGHT_ROWS);
+pub(crate) static MOVES: [u8; ROWS] = BUILT.moves;
 
 #[cfg(test)]
 mod tests {
