@@ -182,9 +182,10 @@ impl NTupleNetwork {
         // where the machine is not, and copied onto the table: no loop a weight,
         // which the tests' unoptimized builds took seconds over (the built-in
         // network's 67 M weights, read by every process that plays with it).
-        let mut chunk = vec![0i16; 1 << 20];
+        let mut buffer = vec![0i16; 1 << 20];
+        let room = buffer.len();
         while values.len() < total {
-            let chunk = &mut chunk[..(total - values.len()).min(1 << 20)];
+            let chunk = &mut buffer[..(total - values.len()).min(room)];
             r.fill_unhashed(bytemuck::cast_slice_mut(chunk), "the weights")
                 .map_err(damage)?;
             if cfg!(target_endian = "big") {

@@ -58,8 +58,7 @@ pub fn run(args: &TablesSolveArgs) -> Result<()> {
         bar.finish_and_clear();
         let reached = reached.map_err(|e| anyhow!("{e} (--max-states)"))?;
         let Some(reached) = reached else {
-            skip_unmatched(&mut out, &boards, i, &layout, args.json)?;
-            unanswered += 1;
+            skip_unmatched(&mut out, &boards, i, &layout, args.json, &mut unanswered)?;
             continue;
         };
         write_answer(

@@ -562,8 +562,14 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
     let mut unanswered = 0;
     for (i, &(_, board)) in boards.iter().enumerate() {
         let Some(query) = table.query(board) else {
-            skip_unmatched(&mut out, &boards, i, table.layout(), args.json)?;
-            unanswered += 1;
+            skip_unmatched(
+                &mut out,
+                &boards,
+                i,
+                table.layout(),
+                args.json,
+                &mut unanswered,
+            )?;
             continue;
         };
         write_answer(&mut out, i, board, &query, args.json, None)?;
@@ -634,7 +640,7 @@ fn boards_on_input(text: &str) -> Result<Vec<(String, Board)>> {
 
 /// Why board `i` of `boards` (each with its text) has no answer from a table of
 /// `layout`.
-pub(crate) fn unmatched(boards: &[(String, Board)], i: usize, layout: &Layout) -> String {
+fn unmatched(boards: &[(String, Board)], i: usize, layout: &Layout) -> String {
     let which = if boards.len() > 1 {
         format!("board {} of {} ({:?})", i + 1, boards.len(), boards[i].0)
     } else {
@@ -651,13 +657,15 @@ pub(crate) fn unmatched(boards: &[(String, Board)], i: usize, layout: &Layout) -
 
 /// Board `i` of `boards` has no answer from a table of `layout`: the error where it is
 /// the only board; among several, the reason on standard error and, in JSON, a `null`
-/// line (the answers stay one line a board), and the other boards are answered.
+/// line (the answers stay one line a board), counted in `unanswered`, and the other
+/// boards are answered.
 pub(crate) fn skip_unmatched(
     out: &mut impl Write,
     boards: &[(String, Board)],
     i: usize,
     layout: &Layout,
     json: bool,
+    unanswered: &mut usize,
 ) -> Result<()> {
     let why = unmatched(boards, i, layout);
     if boards.len() == 1 {
@@ -668,6 +676,7 @@ pub(crate) fn skip_unmatched(
     if json {
         writeln!(out, "null")?;
     }
+    *unanswered += 1;
     Ok(())
 }
 
