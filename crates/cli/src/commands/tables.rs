@@ -574,15 +574,15 @@ fn query(args: &TablesQueryArgs) -> Result<()> {
         };
         write_answer(&mut out, i, board, &query, args.json, None)?;
     }
-    all_answered(unanswered, boards.len())?;
-    if !table.has_values() && !args.json {
+    // The legend of the answers printed, before the error for the boards left out.
+    if !table.has_values() && !args.json && unanswered < boards.len() {
         writeln!(
             out,
             "(a table of moves keeps each state's best move, not its probability: 1 marks \
              that move, 0 the others that stay in the table)"
         )?;
     }
-    Ok(())
+    all_answered(unanswered, boards.len())
 }
 
 /// The boards given as arguments (each in any form `ai2048 hint` takes), or those on
